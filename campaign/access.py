@@ -1,0 +1,108 @@
+"""Who may see and change what: one helper per object, used by every view.
+
+Outsiders get a 404 (a campaign's existence is not revealed); members whose role is too low get a
+403. Site administrators (superusers) act as GMs of every campaign.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+
+from campaign.models import Campaign, Event, Kingdom, Membership, Role, Tile, Visibility
+
+ROLE_RANK = {Role.OBSERVER: 0, Role.PLAYER: 1, Role.GM: 2}
+
+
+@dataclass(frozen=True)
+class Access:
+    """The current user's standing in one campaign."""
+
+    campaign: Campaign
+    membership: Membership | None
+    role: str
+    kingdom: Kingdom | None
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == Role.GM
+
+    @property
+    def is_player(self) -> bool:
+        return self.role == Role.PLAYER
+
+    def at_least(self, role: str) -> bool:
+        return ROLE_RANK[self.role] >= ROLE_RANK[role]
+
+    def can_see_event(self, event: Event) -> bool:
+        if self.is_gm or event.visibility == Visibility.PUBLIC:
+            return True
+        if event.visibility == Visibility.KINGDOM:
+            return self.kingdom is not None and event.kingdom_id == self.kingdom.pk
+        return False
+
+    def can_edit_kingdom(self, kingdom: Kingdom) -> bool:
+        return self.is_gm or (self.kingdom is not None and self.kingdom.pk == kingdom.pk)
+
+
+def get_campaign_for(request: HttpRequest, slug: str, role: str = Role.OBSERVER) -> Access:
+    """Load the campaign ``slug`` for the request's user, or raise 404/403.
+
+    ``role`` is the lowest role allowed: observer < player < GM.
+    """
+    user = request.user
+    if not user.is_authenticated:
+        raise Http404("No such campaign.")
+    campaign = Campaign.objects.filter(slug=slug).first()
+    if campaign is None:
+        raise Http404("No such campaign.")
+    membership = (
+        Membership.objects.filter(campaign=campaign, user=user).select_related("user").first()
+    )
+    if user.is_superuser:
+        effective = Role.GM
+    elif membership is None:
+        raise Http404("No such campaign.")
+    else:
+        effective = Role(membership.role)
+    access_role = effective
+    if ROLE_RANK[access_role] < ROLE_RANK[Role(role)]:
+        raise PermissionDenied(f"This needs the {Role(role).label.lower()} role in {campaign.name}.")
+    kingdom = None
+    if membership is not None:
+        kingdom = Kingdom.objects.filter(campaign=campaign, player=membership).first()
+    return Access(campaign=campaign, membership=membership, role=access_role, kingdom=kingdom)
+
+
+def get_kingdom_for(access: Access, kingdom_id: int, *, edit: bool = False) -> Kingdom:
+    """A kingdom of this campaign; editing needs its player or a GM."""
+    kingdom = Kingdom.objects.filter(campaign=access.campaign, pk=kingdom_id).first()
+    if kingdom is None:
+        raise Http404("No such kingdom in this campaign.")
+    if edit and not access.can_edit_kingdom(kingdom):
+        raise PermissionDenied("Only its player or a GM may change this kingdom.")
+    return kingdom
+
+
+def get_tile_for(access: Access, label: str) -> Tile:
+    tile = (
+        Tile.objects.filter(map__campaign=access.campaign, label=label)
+        .select_related("controller")
+        .first()
+    )
+    if tile is None:
+        raise Http404(f"There is no tile {label} on this map." if label else "Say which tile.")
+    return tile
+
+
+def get_membership_for(access: Access, membership_id: int) -> Membership:
+    membership = (
+        Membership.objects.filter(campaign=access.campaign, pk=membership_id)
+        .select_related("user")
+        .first()
+    )
+    if membership is None:
+        raise Http404("No such member in this campaign.")
+    return membership

@@ -1,0 +1,267 @@
+"""The chronicle: every write records an Event, and a GM can undo the latest ones in order.
+
+A service opens a ``Recorder`` inside its transaction and routes each write through it:
+``rec.create(obj)``, ``rec.update(obj, field=value, ...)``, ``rec.delete(obj)``. The recorder keeps a
+before-image of every row it touches (and of rows a delete would cascade to or null out), so
+``undo_latest`` can put the database back exactly as it was before the event.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import uuid
+from typing import Any, Iterable
+
+from django.apps import apps
+from django.db import models, router, transaction
+from django.db.models.deletion import Collector
+from django.utils import timezone
+
+from campaign.models import Campaign, Event, Kingdom, Visibility
+
+
+class UndoError(Exception):
+    """The event cannot be undone (not the latest, already undone, or not reversible)."""
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, (decimal.Decimal, uuid.UUID)):
+        return str(value)
+    if isinstance(value, models.fields.files.FieldFile):
+        return value.name or ""
+    return value
+
+
+def snapshot(obj: models.Model) -> dict[str, Any]:
+    """Every concrete field of ``obj`` by attname, as JSON-safe values."""
+    return {
+        field.attname: _to_json(getattr(obj, field.attname))
+        for field in obj._meta.concrete_fields
+    }
+
+
+def _restore_fields(model: type[models.Model], fields: dict[str, Any]) -> dict[str, Any]:
+    by_attname = {f.attname: f for f in model._meta.concrete_fields}
+    restored = {}
+    for attname, value in fields.items():
+        field = by_attname.get(attname)
+        if field is None:
+            continue
+        if value is not None and isinstance(field, (models.DateTimeField, models.DateField)):
+            value = field.to_python(value)
+        restored[attname] = value
+    return restored
+
+
+class Recorder:
+    """Collects the changes of one event; ``finish`` (or leaving the ``with`` block) saves it."""
+
+    def __init__(
+        self,
+        campaign: Campaign,
+        actor: Any,
+        kind: str,
+        summary: str = "",
+        *,
+        visibility: str = Visibility.PUBLIC,
+        kingdom: Kingdom | None = None,
+        dice: list[Any] | None = None,
+        data: dict[str, Any] | None = None,
+        reversible: bool = True,
+    ) -> None:
+        self.campaign = campaign
+        self.actor = actor if getattr(actor, "is_authenticated", False) else None
+        self.kind = kind
+        self.summary = summary
+        self.visibility = visibility
+        self.kingdom = kingdom
+        self.dice = list(dice or [])
+        self.data = dict(data or {})
+        self.reversible = reversible
+        self.changes: list[dict[str, Any]] = []
+        self.event: Event | None = None
+
+    def __enter__(self) -> "Recorder":
+        if not transaction.get_connection().in_atomic_block:
+            raise RuntimeError("Record chronicle events inside transaction.atomic().")
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            self.finish()
+
+    # -- writes -------------------------------------------------------------------------------
+    def create(self, obj: models.Model) -> models.Model:
+        obj.save(force_insert=True)
+        self.changes.append({"op": "create", "model": obj._meta.label_lower, "pk": obj.pk})
+        return obj
+
+    def update(self, obj: models.Model, **values: Any) -> models.Model:
+        """Set ``values`` on ``obj`` and save it, remembering what it was before."""
+        before = snapshot(obj)
+        for name, value in values.items():
+            setattr(obj, name, value)
+        obj.save()
+        self.changes.append(
+            {"op": "update", "model": obj._meta.label_lower, "pk": obj.pk, "fields": before}
+        )
+        return obj
+
+    def saved(self, obj: models.Model, before: dict[str, Any]) -> None:
+        """Record an update made by the caller (``before`` is ``snapshot(obj)`` taken earlier)."""
+        obj.save()
+        self.changes.append(
+            {"op": "update", "model": obj._meta.label_lower, "pk": obj.pk, "fields": before}
+        )
+
+    def create_many(self, model: type[models.Model], objs: list[models.Model]) -> list[models.Model]:
+        """Insert many rows at once (a whole map); undo removes them by primary key."""
+        created = model._default_manager.bulk_create(objs, batch_size=500)
+        self.changes.append(
+            {"op": "create_many", "model": model._meta.label_lower, "pks": [o.pk for o in created]}
+        )
+        return created
+
+    def delete(self, obj: models.Model) -> None:
+        """Delete ``obj`` and whatever it cascades to, remembering all of it."""
+        self._delete_collected([obj])
+
+    def delete_many(self, queryset: models.QuerySet[Any]) -> None:
+        """Delete every row of ``queryset`` (and its cascade), remembering all of it."""
+        self._delete_collected(queryset)
+
+    def _delete_collected(self, objs: Any) -> None:
+        model = objs.model if isinstance(objs, models.QuerySet) else type(objs[0])
+        collector = Collector(using=router.db_for_write(model))
+        collector.collect(objs)
+        for (_field, _value), groups in collector.field_updates.items():
+            for group in groups:
+                for related in group:
+                    self._remember(related, "update")
+        # Collector.sort() puts dependents before what they depend on, the order Django deletes
+        # in; undo runs backwards, so parents are recreated before their children.
+        collector.sort()
+        for queryset in collector.fast_deletes:
+            for instance in queryset:
+                self._remember(instance, "delete")
+        for instances in collector.data.values():
+            for instance in instances:
+                self._remember(instance, "delete")
+        collector.delete()
+
+    def _remember(self, obj: models.Model, op: str) -> None:
+        self.changes.append(
+            {"op": op, "model": obj._meta.label_lower, "pk": obj.pk, "fields": snapshot(obj)}
+        )
+
+    def roll(self, purpose: str, values: Iterable[int], source: str = "server") -> list[int]:
+        """Keep a roll with the event; ``source`` is "server" or "table" (typed in)."""
+        values = [int(v) for v in values]
+        self.dice.append({"purpose": purpose, "values": values, "source": source})
+        return values
+
+    def finish(self) -> Event:
+        if self.event is not None:
+            return self.event
+        campaign = Campaign.objects.select_for_update().get(pk=self.campaign.pk)
+        last = campaign.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+        self.event = Event.objects.create(
+            campaign=campaign,
+            seq=last + 1,
+            actor=self.actor,
+            year=campaign.year,
+            season=campaign.season,
+            month=campaign.month,
+            phase=campaign.phase,
+            kind=self.kind,
+            summary=self.summary,
+            dice=self.dice,
+            data=self.data,
+            changes=self.changes,
+            reversible=self.reversible and bool(self.changes),
+            visibility=self.visibility,
+            kingdom=self.kingdom,
+        )
+        return self.event
+
+
+def undoable_events(campaign: Campaign) -> models.QuerySet[Event]:
+    """Events a GM may still undo, latest first: reversible, not undone, not undos themselves."""
+    return campaign.events.filter(reversible=True, undone_at__isnull=True, undo_of__isnull=True)
+
+
+def _latest_undoable(campaign: Campaign) -> Event | None:
+    """The latest event not yet undone, if it can be undone.
+
+    An event that cannot be undone (the campaign's creation, imported history) is a barrier:
+    undo never reaches past it to older events, whose effects it may depend on.
+    """
+    latest = (
+        campaign.events.filter(undone_at__isnull=True, undo_of__isnull=True)
+        .order_by("-seq")
+        .first()
+    )
+    if latest is None or not latest.reversible:
+        return None
+    return latest
+
+
+def undo_latest(campaign: Campaign, actor: Any, expected_seq: int | None = None) -> Event:
+    """Reverse the latest undoable event and record the undo as an event of its own.
+
+    ``expected_seq`` guards against two GMs pressing undo at once: the undo happens only if the
+    latest undoable event is still the one the GM was looking at.
+    """
+    with transaction.atomic():
+        Campaign.objects.select_for_update().get(pk=campaign.pk)
+        event = _latest_undoable(campaign)
+        if event is None:
+            raise UndoError("There is nothing left to undo.")
+        if expected_seq is not None and event.seq != expected_seq:
+            raise UndoError(
+                f"Event #{expected_seq} is no longer the latest one; the page was out of date."
+            )
+        for change in reversed(event.changes):
+            model = apps.get_model(change["model"])
+            if change["op"] == "create":
+                model._default_manager.filter(pk=change["pk"]).delete()
+            elif change["op"] == "create_many":
+                model._default_manager.filter(pk__in=change["pks"]).delete()
+            elif change["op"] == "update":
+                fields = _restore_fields(model, change["fields"])
+                model._default_manager.filter(pk=change["pk"]).update(
+                    **{k: v for k, v in fields.items() if k != model._meta.pk.attname}
+                )
+            elif change["op"] == "delete":
+                fields = _restore_fields(model, change["fields"])
+                model(**fields).save(force_insert=True)
+                # auto_now/auto_now_add stamp the insert with the current time: put back the
+                # recorded times (e.g. when a removed member had joined).
+                stamped = {
+                    f.attname: fields[f.attname]
+                    for f in model._meta.concrete_fields
+                    if (getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False))
+                    and f.attname in fields
+                }
+                if stamped:
+                    model._default_manager.filter(pk=change["pk"]).update(**stamped)
+        now = timezone.now()
+        Event.objects.filter(pk=event.pk).update(
+            undone_at=now, undone_by=actor if getattr(actor, "is_authenticated", False) else None
+        )
+        campaign.refresh_from_db()
+        undo = Recorder(
+            campaign,
+            actor,
+            "undo",
+            f"Undid #{event.seq}: {event.summary}",
+            visibility=event.visibility,
+            kingdom=event.kingdom,
+            reversible=False,
+        ).finish()
+        Event.objects.filter(pk=undo.pk).update(undo_of=event)
+        undo.undo_of = event
+        return undo

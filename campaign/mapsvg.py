@@ -1,0 +1,607 @@
+"""Server-side SVG rendering of a campaign map (hex, square or territory).
+
+``render_svg`` returns one self-contained ``<svg>`` string. Tiles share shapes defined once in
+``<defs>`` and placed with ``<use>`` (about 260 bytes per tile). Every tile is a group (or a
+link, when ``tile_url`` is given) carrying ``data-tile="LABEL"`` and ``class="tile"``, translated
+to the tile centre. On hex and square maps everything a tile draws stays inside its own outline
+(edge features sit on this tile's side of the edge), so tiles never paint over each other.
+
+Ids in ``<defs>`` are derived from the drawing parameters (kind, orientation, size, eco), so two
+maps inlined in one page either use different ids or define identical shapes under the same id.
+
+Text and attribute values are HTML-escaped; colours must be ``#rgb`` or ``#rrggbb`` and anything
+else falls back to grey, so user-chosen names and colours cannot inject markup.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from html import escape
+from typing import Collection, Mapping, Sequence
+from urllib.parse import quote
+
+from campaign.rules.geometry import NODE_RADIUS, Grid, HexGrid, SquareGrid, TerritoryGraph
+
+FALLBACK_FILL = "#b4b4b4"
+_COLOUR_RE = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})\Z")
+_XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+EDGE_COLOURS: dict[str, str] = {
+    "water": "#1d3f8f",
+    "coast": "#a9d8f5",
+    "forest": "#1f5a2a",
+    "mountain": "#7a4a21",
+    "river": "#2f7fd8",
+}
+# Greys and dashes keep edge features apart when printing in black and white.
+ECO_EDGE_STYLES: dict[str, str] = {
+    "water": ' stroke="#777"',
+    "coast": ' stroke="#bbb"',
+    "forest": ' stroke="#555" stroke-dasharray="2 2"',
+    "mountain": ' stroke="#222" stroke-dasharray="5 2"',
+    "river": ' stroke="#000"',
+}
+OTHER_EDGE_COLOUR = "#666"
+# Drawn from the edge inwards in this order; unknown features follow, sorted.
+EDGE_ORDER: tuple[str, ...] = ("water", "coast", "forest", "mountain", "river")
+ECO_DASHES: tuple[str, ...] = ("", "6 3", "2 2", "8 2 2 2", "1 3", "4 4")
+SETTLEMENT_SHAPES: dict[str, str] = {
+    "village": "v",
+    "city": "c",
+    "fortress": "f",
+    "capital": "k",
+}
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A counter drawn on a tile, e.g. army "3" or ship "S1".
+
+    The pill is filled with ``colour``, else the tile controller's colour, else white. ``kind``
+    "army" draws a rounded box, "ship" a capsule, anything else a dashed box.
+    """
+
+    text: str
+    colour: str = ""
+    kind: str = "army"
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class TileView:
+    """What the map shows of one tile.
+
+    ``edges`` maps an edge key to the features on this tile's side of that edge: a direction
+    (0..5 for hexes, 0..3 for squares) or, on territory maps, the neighbour's label.
+    """
+
+    label: str
+    q: int
+    r: int
+    terrain: str
+    features: frozenset[str] = frozenset()
+    edges: Mapping[int | str, frozenset[str]] = field(default_factory=dict, hash=False)
+    settlement: str = ""
+    controller_colour: str | None = None
+    controller_name: str = ""
+    explored: bool = True
+    is_start: bool = False
+    markers: tuple[Marker, ...] = ()
+    selected: bool = False
+
+
+def _esc(text: str) -> str:
+    """Escape for XML text and attributes, dropping characters XML cannot carry at all."""
+    return escape(_XML_INVALID.sub("", text))
+
+
+def safe_colour(value: object, fallback: str = FALLBACK_FILL) -> str:
+    """``value`` if it is ``#rgb``/``#rrggbb``, else ``fallback``; always lower case."""
+    if isinstance(value, str) and _COLOUR_RE.match(value):
+        return value.lower()
+    return fallback
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    h = colour[1:]
+    if len(h) == 3:
+        h = "".join(ch * 2 for ch in h)
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+def _hex(r: float, g: float, b: float) -> str:
+    return "#%02x%02x%02x" % (round(r), round(g), round(b))
+
+
+def _luminance(colour: str) -> float:
+    r, g, b = _rgb(colour)
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+
+def _pale(colour: str) -> str:
+    r, g, b = _rgb(colour)
+    return _hex(r + (255 - r) * 0.55, g + (255 - g) * 0.55, b + (255 - b) * 0.55)
+
+
+def _grey(colour: str, low: float = 0.78) -> str:
+    """A light grey keeping the colour's relative brightness, for eco prints."""
+    v = 255 * (low + (1 - low) * _luminance(colour))
+    return _hex(v, v, v)
+
+
+def _n(v: float) -> str:
+    s = "%.1f" % v
+    if s.endswith(".0"):
+        s = s[:-2]
+    return "0" if s == "-0" else s
+
+
+def _points(pts: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in pts)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Per-kind placement of labels, symbols and markers, in tile-local pixels."""
+
+    label_y: float
+    font: float
+    symbol: float
+    marker_y: float
+    marker_h: float
+    marker_room: float
+    half_w: float
+    half_h: float
+
+
+def _layout(grid: Grid, size: float) -> _Layout:
+    if isinstance(grid, HexGrid):
+        flat = grid.orientation == "flat"
+        font = size * 0.27
+        short = size * math.sqrt(3) / 2
+        half_w, half_h = (size, short) if flat else (short, size)
+        return _Layout(
+            label_y=(-half_h + size * 0.17 + font * 0.8) if flat else (-size * 0.42),
+            font=font,
+            symbol=size,
+            marker_y=size * 0.45,
+            marker_h=size * 0.3,
+            marker_room=size * 1.3,
+            half_w=half_w,
+            half_h=half_h,
+        )
+    if isinstance(grid, SquareGrid):
+        font = size * 0.22
+        return _Layout(
+            label_y=-size / 2 + size * 0.17 + font * 0.8,
+            font=font,
+            symbol=size * 0.55,
+            marker_y=size * 0.3,
+            marker_h=size * 0.22,
+            marker_room=size * 0.92,
+            half_w=size / 2,
+            half_h=size / 2,
+        )
+    rad = NODE_RADIUS * size
+    font = size * 0.3
+    return _Layout(
+        label_y=rad + font * 1.05,
+        font=font,
+        symbol=size * 0.8,
+        marker_y=rad + font * 1.25 + size * 0.15,
+        marker_h=size * 0.3,
+        marker_room=size * 2.4,
+        half_w=rad,
+        half_h=rad,
+    )
+
+
+def _star(radius: float) -> list[tuple[float, float]]:
+    pts = []
+    for i in range(10):
+        rad = radius if i % 2 == 0 else radius * 0.42
+        a = math.radians(-90 + 36 * i)
+        pts.append((rad * math.cos(a), rad * math.sin(a)))
+    return pts
+
+
+class _Defs:
+    """Shared shapes, emitted once; edge strokes only for the edge slots actually used."""
+
+    def __init__(self, grid: Grid, size: float, eco: bool) -> None:
+        self.grid = grid
+        self.size = size
+        self.eco = eco
+        if isinstance(grid, HexGrid):
+            tag = "h" + grid.orientation[0]
+        elif isinstance(grid, SquareGrid):
+            tag = "s"
+        else:
+            tag = "n"
+        self.prefix = f"hk{tag}{_n(size).replace('.', '_')}{'e' if eco else ''}-"
+        self.edge_width = max(size * 0.1, 1.0)
+        self.used_edges: dict[tuple[int, int], str] = {}
+        if isinstance(grid, (HexGrid, SquareGrid)):
+            self.local_corners = [(x, y) for x, y in grid.corners(0, 0, size)]
+        else:
+            self.local_corners = []
+
+    def ref(self, name: str) -> str:
+        return f'href="#{self.prefix}{name}"'
+
+    def edge_ref(self, d: int, level: int) -> str:
+        """Reference to the stroke of edge ``d`` (-1: every edge) at inset ``level``."""
+        key = (d, level)
+        ref = self.used_edges.get(key)
+        if ref is None:
+            ref = self.used_edges[key] = self.ref(f"e{'a' if d < 0 else d}{level}")
+        return ref
+
+    def _segment(self, d: int, level: int) -> str:
+        corners = self.local_corners
+        (x1, y1), (x2, y2) = corners[d], corners[(d + 1) % len(corners)]
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        apothem = math.hypot(mx, my)
+        # Inset so the stroke lies on this tile's side; each further feature sits one width in.
+        inset = self.edge_width * (0.5 + level) / apothem
+        trim = 0.14
+        ax, ay = x1 + (x2 - x1) * trim, y1 + (y2 - y1) * trim
+        bx, by = x1 + (x2 - x1) * (1 - trim), y1 + (y2 - y1) * (1 - trim)
+        ax, ay, bx, by = ax * (1 - inset), ay * (1 - inset), bx * (1 - inset), by * (1 - inset)
+        return f"M{_n(ax)} {_n(ay)}L{_n(bx)} {_n(by)}"
+
+    def _edge_path(self, d: int, level: int) -> str:
+        if d < 0:
+            path = "".join(self._segment(i, level) for i in range(len(self.local_corners)))
+        else:
+            path = self._segment(d, level)
+        return (
+            f'<path id="{self.prefix}e{"a" if d < 0 else d}{level}" d="{path}" '
+            f'stroke-width="{_n(self.edge_width)}" stroke-linecap="round" fill="none"/>'
+        )
+
+    def render(self) -> str:
+        p, s, eco = self.prefix, self.size, self.eco
+        line = "#000" if eco else "#444"
+        thin = _n(max(s * 0.03, 0.5))
+        out = ["<defs>"]
+        if isinstance(self.grid, TerritoryGraph):
+            rad = NODE_RADIUS * s
+            out.append(f'<circle id="{p}t" r="{_n(rad)}" stroke="{line}" stroke-width="{thin}"/>')
+            out.append(
+                f'<circle id="{p}i" r="{_n(rad * 0.78)}" fill="none" '
+                f'stroke-width="{_n(s * 0.09)}"/>'
+            )
+            out.append(
+                f'<circle id="{p}q" r="{_n(rad * 1.12)}" fill="none" '
+                f'stroke="{"#000" if eco else "#ff2d95"}" stroke-width="{_n(s * 0.1)}"/>'
+            )
+        else:
+            pts = self.local_corners
+            (x1, y1), (x2, y2) = pts[0], pts[1]
+            apothem = math.hypot((x1 + x2) / 2, (y1 + y2) / 2)
+            # The controller ring sits just inside the first row of edge strokes.
+            shrink = 1 - (self.edge_width + s * 0.035) / apothem
+            inner = [(x * shrink, y * shrink) for x, y in pts]
+            sel = [(x * 0.93, y * 0.93) for x, y in pts]
+            out.append(
+                f'<polygon id="{p}t" points="{_points(pts)}" stroke="{line}" '
+                f'stroke-width="{thin}"/>'
+            )
+            out.append(
+                f'<polygon id="{p}i" points="{_points(inner)}" fill="none" '
+                f'stroke-width="{_n(s * 0.07)}"/>'
+            )
+            out.append(
+                f'<polygon id="{p}q" points="{_points(sel)}" fill="none" '
+                f'stroke="{"#000" if eco else "#ff2d95"}" stroke-width="{_n(s * 0.1)}"/>'
+            )
+        gap = _n(max(s * 0.2, 3))
+        out.append(
+            f'<pattern id="{p}x" width="{gap}" height="{gap}" patternUnits="userSpaceOnUse" '
+            f'patternTransform="rotate(45)"><path d="M0 0V{gap}" stroke="#000" '
+            f'stroke-opacity=".35" stroke-width="{_n(max(s * 0.04, 0.6))}"/></pattern>'
+        )
+        k = _layout(self.grid, s).symbol
+        dark, rim = "#222", "#fff"
+        rw = _n(max(k * 0.035, 0.5))
+        out.append(
+            f'<circle id="{p}s" r="{_n(k * 0.3)}" fill="#fff" stroke="#000" '
+            f'stroke-width="{_n(max(k * 0.04, 0.6))}"/>'
+        )
+        out.append(
+            f'<circle id="{p}v" r="{_n(k * 0.11)}" fill="{dark}" stroke="{rim}" '
+            f'stroke-width="{rw}"/>'
+        )
+        c = k * 0.13
+        out.append(
+            f'<rect id="{p}c" x="{_n(-c)}" y="{_n(-c)}" width="{_n(2 * c)}" height="{_n(2 * c)}" '
+            f'fill="{dark}" stroke="{rim}" stroke-width="{rw}"/>'
+        )
+        t = k * 0.17
+        out.append(
+            f'<polygon id="{p}f" points="{_points([(0, -t), (t, t * 0.8), (-t, t * 0.8)])}" '
+            f'fill="{dark}" stroke="{rim}" stroke-width="{rw}"/>'
+        )
+        out.append(
+            f'<polygon id="{p}k" points="{_points(_star(k * 0.22))}" '
+            f'fill="{"#fff" if eco else "#f2c200"}" stroke="#000" stroke-width="{rw}"/>'
+        )
+        out.append(f'<circle id="{p}d" r="{_n(k * 0.08)}" fill="{dark}"/>')
+        for d, level in sorted(self.used_edges):
+            out.append(self._edge_path(d, level))
+        out.append("</defs>")
+        return "".join(out)
+
+
+def _marker_svg(
+    markers: Sequence[Marker],
+    controller: str | None,
+    lay: _Layout,
+    eco: bool,
+) -> str:
+    h = lay.marker_h
+    font = h * 0.72
+    gap = h * 0.15
+    widths = [max(h * 1.1, font * 0.62 * len(m.text) + h * 0.45) for m in markers]
+    more_w = h * 1.3
+
+    def row_width(count: int, more: bool) -> float:
+        pills = count + (1 if more else 0)
+        return sum(widths[:count]) + (more_w if more else 0.0) + gap * max(pills - 1, 0)
+
+    shown = len(markers)
+    if row_width(shown, False) > lay.marker_room:
+        # Keep what fits and summarise the rest as a "+N" pill.
+        shown -= 1
+        while shown > 0 and row_width(shown, True) > lay.marker_room:
+            shown -= 1
+    items: list[tuple[str, str, str, str, float]] = [
+        (m.text, m.title or m.text, m.kind, safe_colour(m.colour, controller or ""), w)
+        for m, w in zip(markers[:shown], widths[:shown])
+    ]
+    if shown < len(markers):
+        rest = markers[shown:]
+        tip = ", ".join(m.title or m.text for m in rest)
+        items.append((f"+{len(rest)}", tip, "more", "", more_w))
+    total = sum(it[4] for it in items) + gap * (len(items) - 1)
+    x = -total / 2
+    top = lay.marker_y - h / 2
+    out = []
+    for text, title, kind, colour, w in items:
+        if eco or not colour:
+            fill, ink = "#fff", "#000"
+        else:
+            fill = colour
+            ink = "#000" if _luminance(colour) > 0.55 else "#fff"
+        if kind == "ship":
+            cls, rx, extra_attr = "ms", h / 2, ""
+        elif kind == "army":
+            cls, rx, extra_attr = "ma", h * 0.22, ""
+        else:
+            cls, rx, extra_attr = "mo", h * 0.22, ' stroke-dasharray="2 1"'
+        out.append(
+            f'<g class="{cls}"><title>{_esc(title)}</title><rect x="{_n(x)}" y="{_n(top)}" '
+            f'width="{_n(w)}" height="{_n(h)}" rx="{_n(rx)}" fill="{fill}" stroke="#000" '
+            f'stroke-width=".6"{extra_attr}/><text x="{_n(x + w / 2)}" '
+            f'y="{_n(lay.marker_y + font * 0.36)}" font-size="{_n(font)}" '
+            f'fill="{ink}">{_esc(text)}</text></g>'
+        )
+        x += w + gap
+    return "".join(out)
+
+
+def render_svg(
+    grid: Grid,
+    tiles: Sequence[TileView],
+    *,
+    size: float = 30,
+    palette: Mapping[str, str],
+    tile_url: str | None = None,
+    show_labels: bool = True,
+    eco: bool = False,
+    only: Collection[str] | None = None,
+    title: str = "",
+) -> str:
+    """Draw ``tiles`` on ``grid`` as one SVG string.
+
+    ``palette`` maps terrain slugs to fill colours. ``tile_url`` is a URL containing
+    ``{label}``; each tile then becomes a link. ``only`` restricts drawing (and the view box) to
+    those labels. ``eco`` draws in white and greys for cheap printing. Hex and square tiles are
+    placed by ``q, r``; territory tiles by the graph's position for their label.
+    """
+    if not (isinstance(size, (int, float)) and math.isfinite(size) and size > 0):
+        raise ValueError(f"Tile size must be a positive number, got {size!r}.")
+    if tile_url is not None and "{label}" not in tile_url:
+        raise ValueError("tile_url must contain '{label}'.")
+    territory = isinstance(grid, TerritoryGraph)
+    if only is not None:
+        wanted = set(only)
+        tiles = [t for t in tiles if t.label in wanted]
+    defs = _Defs(grid, size, eco)
+    lay = _layout(grid, size)
+    p = defs.prefix
+    tile_ref = defs.ref("t")
+    edge_count = grid.edge_count
+
+    fills: dict[str, tuple[str, str, str]] = {}
+
+    def fill_for(terrain: str) -> tuple[str, str, str]:
+        """(fill, pale fill, label ink) of a terrain."""
+        got = fills.get(terrain)
+        if got is None:
+            colour = safe_colour(palette.get(terrain))
+            if eco:
+                colour = _grey(colour)
+            ink = ' fill="#fff"' if _luminance(colour) < 0.45 else ""
+            got = fills[terrain] = (colour, _pale(colour), ink)
+        return got
+
+    controller_styles: dict[str, str] = {}
+
+    def controller_attr(colour: str) -> str:
+        got = controller_styles.get(colour)
+        if got is None:
+            if eco:
+                dash = ECO_DASHES[len(controller_styles) % len(ECO_DASHES)]
+                got = ' stroke="#000"' + (f' stroke-dasharray="{dash}"' if dash else "")
+            else:
+                got = f' stroke="{colour}"'
+            controller_styles[colour] = got
+        return got
+
+    def edge_style(feature: str) -> str:
+        if eco:
+            return ECO_EDGE_STYLES.get(feature, ' stroke="#666"')
+        return f' stroke="{EDGE_COLOURS.get(feature, OTHER_EDGE_COLOUR)}"'
+
+    edge_rank = {f: i for i, f in enumerate(EDGE_ORDER)}
+    # Edge feature sets repeat across the map ({"coast"}, {"mountain"}, ...): sort each once.
+    orders: dict[frozenset[str], list[tuple[int, str, str]]] = {}
+
+    def ordered(features: frozenset[str]) -> list[tuple[int, str, str]]:
+        """(level, feature, stroke attributes) from the edge inwards."""
+        got = orders.get(features)
+        if got is None:
+            ranked = sorted(features, key=lambda f: (edge_rank.get(f, len(EDGE_ORDER)), f))
+            got = orders[features] = [(i, f, edge_style(f)) for i, f in enumerate(ranked)]
+        return got
+
+    label_attr = f' y="{_n(lay.label_y)}"'
+    # Territory names sit on the background where links run; a white rim keeps them readable.
+    halo = f' stroke="#fff" stroke-width="{_n(lay.font * 0.3)}" paint-order="stroke"'
+    body: list[str] = []
+    min_x = min_y = math.inf
+    max_x = max_y = -math.inf
+    half_w, half_h = lay.half_w, lay.half_h
+    bottom = half_h
+    centres: dict[str, tuple[float, float]] = {}
+
+    for t in tiles:
+        if territory:
+            if not grid.contains(t.label):
+                raise ValueError(f"Tile {t.label!r} is not a territory of this map.")
+            cx, cy = grid.center(t.label, size)
+            centres[t.label] = (cx, cy)
+            label_half = len(t.label) * lay.font * 0.3 if show_labels else 0.0
+            w = max(half_w, label_half, lay.marker_room / 2 if t.markers else 0.0)
+            if t.markers:
+                bottom = lay.marker_y + lay.marker_h / 2
+            elif show_labels:
+                bottom = lay.label_y + lay.font * 0.3
+            else:
+                bottom = half_h
+        else:
+            cx, cy = grid.center(t.q, t.r, size)
+            w = half_w
+        if cx - w < min_x:
+            min_x = cx - w
+        if cx + w > max_x:
+            max_x = cx + w
+        if cy - half_h < min_y:
+            min_y = cy - half_h
+        if cy + bottom > max_y:
+            max_y = cy + bottom
+
+        label = _esc(t.label)
+        fill, pale, ink = fill_for(t.terrain)
+        controller = safe_colour(t.controller_colour, "") if t.controller_colour else ""
+        tip = f"{t.label}, {t.terrain.replace('_', ' ')}"
+        if t.controller_name:
+            tip += f", {t.controller_name}"
+        if t.settlement:
+            tip += f", {t.settlement}"
+        if not t.explored:
+            tip += ", unexplored"
+        move = f' transform="translate({_n(cx)} {_n(cy)})"'
+        if tile_url is not None:
+            href = _esc(tile_url.replace("{label}", quote(_XML_INVALID.sub("", t.label), safe="")))
+            body.append(f'<a href="{href}" data-tile="{label}" class="tile"{move}>')
+            close = "</a>"
+        else:
+            body.append(f'<g data-tile="{label}" class="tile"{move}>')
+            close = "</g>"
+        body.append(f"<title>{_esc(tip)}</title>")
+        if t.explored:
+            body.append(f'<use {tile_ref} fill="{fill}"/>')
+        else:
+            body.append(f'<use {tile_ref} fill="{pale}"/><use {tile_ref} fill="url(#{p}x)"/>')
+        if controller:
+            body.append(f'<use {defs.ref("i")}{controller_attr(controller)}/>')
+        if t.edges:
+            if territory:
+                for key in sorted(k for k in t.edges if isinstance(k, str)):
+                    if key not in grid.neighbours(t.label):
+                        continue
+                    (x1, y1), (x2, y2) = grid.edge_points(t.label, key, size)
+                    for level, _, style in ordered(frozenset(t.edges[key])):
+                        # Later features sit further along the link, away from the node.
+                        shift_x = (x1 + x2) / 2 - cx
+                        shift_y = (y1 + y2) / 2 - cy
+                        norm = math.hypot(shift_x, shift_y) or 1.0
+                        off = level * defs.edge_width * 1.2
+                        ox, oy = shift_x / norm * off - cx, shift_y / norm * off - cy
+                        body.append(
+                            f'<path d="M{_n(x1 + ox)} {_n(y1 + oy)}L{_n(x2 + ox)} {_n(y2 + oy)}"'
+                            f'{style} stroke-width="{_n(defs.edge_width)}" '
+                            f'stroke-linecap="round"/>'
+                        )
+            else:
+                slots: dict[tuple[int, str], list[int]] = {}
+                for d in sorted(k for k in t.edges if type(k) is int and 0 <= k < edge_count):
+                    for slot in ordered(frozenset(t.edges[d])):
+                        slots.setdefault(slot[::2], []).append(d)
+                for (level, style), dirs in slots.items():
+                    # A feature on every edge (mountains, forests, open sea) is one ring.
+                    if len(dirs) == edge_count:
+                        body.append(f"<use {defs.edge_ref(-1, level)}{style}/>")
+                    else:
+                        for d in dirs:
+                            body.append(f"<use {defs.edge_ref(d, level)}{style}/>")
+        if t.is_start:
+            body.append(f'<use {defs.ref("s")}/>')
+        if t.settlement:
+            shape = SETTLEMENT_SHAPES.get(t.settlement, "d")
+            body.append(f'<use {defs.ref(shape)} class="s{shape}"/>')
+        if t.markers:
+            body.append(_marker_svg(t.markers, controller or None, lay, eco))
+        if show_labels:
+            body.append(f"<text{label_attr}{halo if territory else ink}>{label}</text>")
+        if t.selected:
+            body.append(f'<use {defs.ref("q")}/>')
+        body.append(close)
+
+    if not tiles:
+        min_x, min_y, max_x, max_y = 0.0, 0.0, float(size), float(size)
+    pad = max(size * 0.08, 1.0)
+    vb = (
+        f"{_n(min_x - pad)} {_n(min_y - pad)} {_n(max_x - min_x + 2 * pad)} "
+        f"{_n(max_y - min_y + 2 * pad)}"
+    )
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{vb}" width="100%" role="img" '
+        f'class="hkmap" font-family="sans-serif" text-anchor="middle">',
+        f"<title>{_esc(_XML_INVALID.sub('', title).strip() or 'Map')}</title>",
+        defs.render(),
+    ]
+    if territory and centres:
+        links = []
+        for a in sorted(centres):
+            ax, ay = centres[a]
+            for b in grid.neighbours(a):
+                if b > a and b in centres:
+                    bx, by = centres[b]
+                    links.append(f'<line x1="{_n(ax)}" y1="{_n(ay)}" x2="{_n(bx)}" y2="{_n(by)}"/>')
+        if links:
+            out.append(
+                f'<g class="links" stroke="{"#000" if eco else "#8a8a8a"}" '
+                f'stroke-width="{_n(max(size * 0.06, 1))}">'
+            )
+            out.extend(links)
+            out.append("</g>")
+    out.append(f'<g font-size="{_n(lay.font)}">')
+    out.extend(body)
+    out.append("</g></svg>")
+    return "".join(out)

@@ -1,0 +1,361 @@
+"""Core models: campaigns, who plays in them, kingdoms, maps and the chronicle.
+
+Models hold state only. Every write goes through ``campaign.services`` (or another app's
+services), which records an ``Event`` in the same transaction.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.functional import cached_property
+
+from campaign.rulesystems import RuleSystem, get_system
+
+
+class Role(models.TextChoices):
+    GM = "gm", "Game master"
+    PLAYER = "player", "Player"
+    OBSERVER = "observer", "Observer"
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=60, unique=True)
+    # Stored slug of the rule system; never renamed (see campaign.rulesystems).
+    rule_system = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True)
+    description = models.TextField(blank=True)
+    # The campaign clock. Systems use the fields they need; MK: year, season, month, phase.
+    year = models.PositiveIntegerField(default=1)
+    season = models.CharField(max_length=20, blank=True)
+    month = models.PositiveSmallIntegerField(null=True, blank=True)
+    phase = models.CharField(max_length=20, blank=True)
+    sub_phase = models.CharField(max_length=20, blank=True)
+    # Running per-system state that belongs to no single row (e.g. whose turn it is in a cycle,
+    # who has passed); written through the chronicle like everything else.
+    state = models.JSONField(default=dict, blank=True)
+    # Printing preferences (overridable per download).
+    paper_size = models.CharField(
+        max_length=10, default="a4", choices=[("a4", "A4"), ("letter", "Letter")]
+    )
+    eco_print = models.BooleanField(default=False, help_text="Black-and-white printing.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaign:detail", args=[self.slug])
+
+    @cached_property
+    def system(self) -> RuleSystem:
+        return get_system(self.rule_system)
+
+    @property
+    def clock(self) -> dict[str, object]:
+        return {
+            "year": self.year,
+            "season": self.season,
+            "month": self.month,
+            "phase": self.phase,
+            "sub_phase": self.sub_phase,
+        }
+
+    def clock_label(self) -> str:
+        system_label = self.system.hook("clock_label")
+        if system_label is not None:
+            return system_label(self)
+        parts = [f"Year {self.year}"]
+        if self.season:
+            parts.append(self.season.capitalize())
+        if self.month:
+            parts.append(f"month {self.month}")
+        if self.phase:
+            parts.append(f"phase {self.phase}")
+        return ", ".join(parts)
+
+
+class Membership(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")
+        ]
+        ordering = ["role", "user__username"]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == Role.GM
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Invitation(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    single_use = models.BooleanField(default=False)
+    uses = models.PositiveIntegerField(default=0)
+    note = models.CharField(max_length=100, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.campaign} as {self.role}"
+
+    @property
+    def is_usable(self) -> bool:
+        return self.revoked_at is None and not (self.single_use and self.uses >= 1)
+
+    def get_absolute_url(self) -> str:
+        return reverse("join", args=[self.token])
+
+
+def crest_upload_to(instance: "Kingdom", filename: str) -> str:
+    # Random names: uploads are served without a login, so their addresses must not be guessable.
+    return f"crests/{secrets.token_hex(8)}.png"
+
+
+def crest_thumb_upload_to(instance: "Kingdom", filename: str) -> str:
+    return f"crests/thumbs/{secrets.token_hex(8)}.png"
+
+
+class Kingdom(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="kingdoms")
+    player = models.ForeignKey(
+        Membership, null=True, blank=True, on_delete=models.SET_NULL, related_name="kingdoms"
+    )
+    name = models.CharField(max_length=60)
+    colour = models.CharField(max_length=7, default="#8a2f2f")
+    crest = models.ImageField(upload_to=crest_upload_to, blank=True)
+    crest_thumb = models.ImageField(upload_to=crest_thumb_upload_to, blank=True)
+    order_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    start_tile = models.ForeignKey(
+        "Tile", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    capital_tile = models.ForeignKey(
+        "Tile", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Per-system state (e.g. MK race, sealed until revealed).
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["order_position", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="kingdom_name_unique"),
+            models.UniqueConstraint(
+                fields=["campaign", "player"],
+                condition=models.Q(player__isnull=False),
+                name="one_kingdom_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MapKind(models.TextChoices):
+    HEX = "hex", "Hex grid"
+    SQUARE = "square", "Square grid"
+    TERRITORY = "territory", "Territories"
+
+
+class Map(models.Model):
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="map")
+    kind = models.CharField(max_length=10, choices=MapKind.choices, default=MapKind.HEX)
+    orientation = models.CharField(
+        max_length=10, default="flat", choices=[("flat", "Flat-top"), ("pointy", "Pointy-top")]
+    )
+    width = models.PositiveSmallIntegerField(default=12)
+    height = models.PositiveSmallIntegerField(default=10)
+    seed = models.BigIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Map of {self.campaign}"
+
+
+class Tile(models.Model):
+    map = models.ForeignKey(Map, on_delete=models.CASCADE, related_name="tiles")
+    # Axial (q, r) on hex maps, (x, y) on square maps, a drawing position on territory maps.
+    q = models.IntegerField()
+    r = models.IntegerField()
+    label = models.CharField(max_length=40)
+    name = models.CharField(max_length=60, blank=True)
+    terrain = models.CharField(max_length=30)
+    features = models.JSONField(default=list, blank=True)
+    # Direction (as a string, JSON keys are strings) -> features on this tile's side of that edge.
+    # Territory maps key edges by the neighbour's label instead.
+    edges = models.JSONField(default=dict, blank=True)
+    # Territory maps only: labels of adjacent territories.
+    adjacent = models.JSONField(default=list, blank=True)
+    settlement = models.CharField(max_length=20, blank=True)
+    controller = models.ForeignKey(
+        Kingdom, null=True, blank=True, on_delete=models.SET_NULL, related_name="tiles"
+    )
+    explored = models.BooleanField(default=False)
+    is_start = models.BooleanField(default=False)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["label"]
+        constraints = [
+            models.UniqueConstraint(fields=["map", "label"], name="tile_label_unique"),
+            models.UniqueConstraint(fields=["map", "q", "r"], name="tile_position_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def photo_upload_to(instance: "Photo", filename: str) -> str:
+    return f"photos/{instance.campaign_id}/{secrets.token_hex(8)}.jpg"
+
+
+def photo_thumb_upload_to(instance: "Photo", filename: str) -> str:
+    return f"photos/{instance.campaign_id}/thumbs/{secrets.token_hex(8)}.jpg"
+
+
+class Photo(models.Model):
+    """A photo of the physical table, attached to the campaign clock when it was taken."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="photos")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    image = models.ImageField(upload_to=photo_upload_to)
+    thumbnail = models.ImageField(upload_to=photo_thumb_upload_to)
+    caption = models.CharField(max_length=200, blank=True)
+    year = models.PositiveIntegerField(default=1)
+    season = models.CharField(max_length=20, blank=True)
+    month = models.PositiveSmallIntegerField(null=True, blank=True)
+    phase = models.CharField(max_length=20, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", "Everyone in the campaign"
+    KINGDOM = "kingdom", "One kingdom and the GMs"
+    GM = "gm", "GMs only"
+
+
+class Event(models.Model):
+    """One entry of the campaign's chronicle.
+
+    ``changes`` holds what is needed to reverse the event: a list of before-images written by
+    ``campaign.chronicle.Recorder``. ``dice`` keeps every roll with its purpose. An undo is itself
+    an event (``undo_of``) and cannot be undone; the undone event stays in the chronicle, marked.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    year = models.PositiveIntegerField(default=1)
+    season = models.CharField(max_length=20, blank=True)
+    month = models.PositiveSmallIntegerField(null=True, blank=True)
+    phase = models.CharField(max_length=20, blank=True)
+    kind = models.CharField(max_length=40)
+    summary = models.TextField()
+    dice = models.JSONField(default=list, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    changes = models.JSONField(default=list, blank=True)
+    reversible = models.BooleanField(default=True)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    kingdom = models.ForeignKey(
+        Kingdom, null=True, blank=True, on_delete=models.SET_NULL, related_name="private_events"
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    undo_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="undone_by_event"
+    )
+
+    class Meta:
+        ordering = ["-seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.summary}"
+
+    def clock_label(self) -> str:
+        parts = [f"Y{self.year}"]
+        if self.season:
+            parts.append(self.season.capitalize())
+        if self.month:
+            parts.append(f"M{self.month}")
+        if self.phase:
+            parts.append(self.phase)
+        return " ".join(parts)
+
+
+class PrintJob(models.Model):
+    """A long PDF (the campaign book) made in the background, with progress the page polls.
+
+    The job's state lives here, not in a process, so closing the page loses nothing and any
+    worker can pick up a job whose heartbeat went stale.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="print_jobs")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    kind = models.CharField(max_length=30, default="book")
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    message = models.CharField(max_length=200, blank=True)
+    file = models.FileField(upload_to="print/", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.campaign} ({self.status})"

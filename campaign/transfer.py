@@ -1,0 +1,1183 @@
+"""Campaign files: a whole campaign as one versioned JSON document, and back.
+
+``export_campaign(campaign)`` builds the document (a dict), ``dumps(data)`` turns it into the text
+of a ``.hexkeep.json`` file, and ``import_campaign(data, user, slug=None)`` creates a new campaign
+from such a document. docs/campaign-format.md describes every field.
+
+Objects refer to each other by natural keys (kingdom names, tile labels, army numbers, usernames,
+event numbers), never by database ids, so a file can be imported on any Hexkeep site.
+
+What a file does not carry:
+
+- invitations: their tokens are secrets bound to the site that issued them;
+- the undo data of chronicle events (``Event.changes``): it is made of database ids. The imported
+  chronicle is therefore read-only: every imported event has ``reversible=False``, and undo starts
+  working again with the first new event written after the import.
+
+Import checks the whole document before writing anything and raises ``ImportRefused`` with a
+message that names the problem and where it is (``campaign.map.tiles[12].controller: ...``). It
+then writes everything in one transaction and adds no chronicle event of its own, so exporting
+an imported campaign gives the same document again (apart from ``exported_at``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import IntegrityError, connections, models, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from PIL import Image
+
+from battles.models import Army, Ship
+from campaign.images import ImageRejected, process_crest, process_photo
+from campaign.models import (
+    Campaign,
+    Event,
+    Kingdom,
+    Map,
+    MapKind,
+    Membership,
+    Photo,
+    Role,
+    Tile,
+    Visibility,
+)
+from campaign.rules.options import OptionError
+from campaign.rulesystems import REGISTRY, get_system
+from ledger.models import Balance, LedgerEntry
+
+FORMAT = "hexkeep-campaign"
+VERSION = 1
+
+BATCH_SIZE = 500
+
+
+class ImportRefused(ValueError):
+    """The document cannot be imported; the message says what is wrong and where."""
+
+
+# == export =======================================================================================
+
+
+def export_campaign(campaign: Campaign) -> dict[str, Any]:
+    """The whole campaign as a JSON-ready dict (see docs/campaign-format.md)."""
+    body: dict[str, Any] = {
+        "name": campaign.name,
+        "slug": campaign.slug,
+        "rule_system": campaign.rule_system,
+        "description": campaign.description,
+        "options": campaign.options,
+        "state": campaign.state,
+        "clock": {
+            "year": campaign.year,
+            "season": campaign.season,
+            "month": campaign.month,
+            "phase": campaign.phase,
+            "sub_phase": campaign.sub_phase,
+        },
+        "paper_size": campaign.paper_size,
+        "eco_print": campaign.eco_print,
+        "members": _export_members(campaign),
+        "kingdoms": _export_kingdoms(campaign),
+        "map": _export_map(campaign),
+        "armies": _export_armies(campaign),
+        "ships": _export_ships(campaign),
+        "ledger": _export_ledger(campaign),
+        "photos": _export_photos(campaign),
+        "events": _export_events(campaign),
+    }
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "campaign": body,
+    }
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """The text of a campaign file: stable key order, indented, UTF-8 friendly."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _iso(value: dt.datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _clock(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "year": row["year"],
+        "season": row["season"],
+        "month": row["month"],
+        "phase": row["phase"],
+    }
+
+
+def _read_file(name: str) -> bytes | None:
+    """The bytes of a stored file, or None when it is missing from storage."""
+    if not name:
+        return None
+    try:
+        with default_storage.open(name, "rb") as handle:
+            return handle.read()
+    except (FileNotFoundError, OSError):
+        return None
+
+
+def _b64(raw: bytes | None) -> str | None:
+    return base64.b64encode(raw).decode("ascii") if raw is not None else None
+
+
+def _export_members(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = Membership.objects.filter(campaign=campaign).values("user__username", "role")
+    members = [{"username": row["user__username"], "role": row["role"]} for row in rows]
+    return sorted(members, key=lambda m: m["username"])
+
+
+def _export_kingdoms(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = Kingdom.objects.filter(campaign=campaign).values(
+        "name", "colour", "player__user__username", "order_position",
+        "start_tile__label", "capital_tile__label", "data", "crest", "crest_thumb",
+    )
+    kingdoms = [
+        {
+            "name": row["name"],
+            "colour": row["colour"],
+            "player": row["player__user__username"],
+            "order_position": row["order_position"],
+            "start_tile": row["start_tile__label"],
+            "capital_tile": row["capital_tile__label"],
+            "data": row["data"],
+            "crest": _b64(_read_file(row["crest"])),
+            "crest_thumb": _b64(_read_file(row["crest_thumb"])),
+        }
+        for row in rows
+    ]
+    return sorted(kingdoms, key=lambda k: k["name"])
+
+
+def _export_map(campaign: Campaign) -> dict[str, Any] | None:
+    game_map = Map.objects.filter(campaign=campaign).first()
+    if game_map is None:
+        return None
+    rows = Tile.objects.filter(map=game_map).values(
+        "q", "r", "label", "name", "terrain", "features", "edges", "adjacent", "settlement",
+        "controller__name", "explored", "is_start", "data",
+    )
+    tiles = [
+        {
+            "q": row["q"],
+            "r": row["r"],
+            "label": row["label"],
+            "name": row["name"],
+            "terrain": row["terrain"],
+            "features": row["features"],
+            "edges": row["edges"],
+            "adjacent": row["adjacent"],
+            "settlement": row["settlement"],
+            "controller": row["controller__name"],
+            "explored": row["explored"],
+            "is_start": row["is_start"],
+            "data": row["data"],
+        }
+        for row in rows
+    ]
+    tiles.sort(key=lambda t: t["label"])
+    return {
+        "kind": game_map.kind,
+        "orientation": game_map.orientation,
+        "width": game_map.width,
+        "height": game_map.height,
+        "seed": game_map.seed,
+        "tiles": tiles,
+    }
+
+
+def _export_armies(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = Army.objects.filter(campaign=campaign).values(
+        "kingdom__name", "number", "name", "tile__label", "points", "on_side", "defending",
+        "is_allied", "data",
+    )
+    armies = [
+        {
+            "kingdom": row["kingdom__name"],
+            "number": row["number"],
+            "name": row["name"],
+            "tile": row["tile__label"],
+            "points": row["points"],
+            "on_side": row["on_side"],
+            "defending": row["defending"],
+            "is_allied": row["is_allied"],
+            "data": row["data"],
+        }
+        for row in rows
+    ]
+    return sorted(armies, key=lambda a: (a["kingdom"], a["number"]))
+
+
+def _export_ships(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = Ship.objects.filter(campaign=campaign).values(
+        "kingdom__name", "number", "tile__label", "on_side", "paired_army__number",
+        "paired_army__kingdom__name", "data",
+    )
+    ships = []
+    for row in rows:
+        ship = {
+            "kingdom": row["kingdom__name"],
+            "number": row["number"],
+            "tile": row["tile__label"],
+            "on_side": row["on_side"],
+            "paired_army": row["paired_army__number"],
+            "data": row["data"],
+        }
+        army_kingdom = row["paired_army__kingdom__name"]
+        if army_kingdom is not None and army_kingdom != row["kingdom__name"]:
+            # Only written for the (unusual) ship carrying another kingdom's army.
+            ship["paired_army_kingdom"] = army_kingdom
+        ships.append(ship)
+    return sorted(ships, key=lambda s: (s["kingdom"], s["number"]))
+
+
+def _export_ledger(campaign: Campaign) -> dict[str, Any]:
+    rows = LedgerEntry.objects.filter(campaign=campaign).values(
+        "kingdom__name", "resource", "amount", "rule_id", "source", "event__seq",
+        "year", "season", "month", "phase", "created_at",
+    )
+    rows = sorted(
+        rows,
+        key=lambda e: (
+            e["created_at"], e["kingdom__name"], e["resource"], e["amount"], e["rule_id"],
+            e["source"], e["event__seq"] or 0, e["year"], e["season"], e["month"] or 0,
+            e["phase"],
+        ),
+    )
+    entries = [
+        {
+            "kingdom": row["kingdom__name"],
+            "resource": row["resource"],
+            "amount": row["amount"],
+            "rule_id": row["rule_id"],
+            "source": row["source"],
+            "event": row["event__seq"],
+            "clock": _clock(row),
+            "created_at": _iso(row["created_at"]),
+        }
+        for row in rows
+    ]
+    balances = [
+        {"kingdom": row["kingdom__name"], "resource": row["resource"], "amount": row["amount"]}
+        for row in Balance.objects.filter(kingdom__campaign=campaign).values(
+            "kingdom__name", "resource", "amount"
+        )
+    ]
+    balances.sort(key=lambda b: (b["kingdom"], b["resource"]))
+    return {"entries": entries, "balances": balances}
+
+
+def _export_photos(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = Photo.objects.filter(campaign=campaign).values(
+        "caption", "uploaded_by__username", "year", "season", "month", "phase", "created_at",
+        "image",
+    )
+    photos = []
+    for row in rows:
+        raw = _read_file(row["image"])
+        if raw is None:
+            continue  # the file is gone from storage: nothing left to carry over
+        photos.append(
+            {
+                "caption": row["caption"],
+                "uploaded_by": row["uploaded_by__username"],
+                "clock": _clock(row),
+                "created_at": _iso(row["created_at"]),
+                "image": _b64(raw),
+            }
+        )
+    return sorted(
+        photos, key=lambda p: (p["created_at"], p["caption"], p["uploaded_by"] or "", p["image"])
+    )
+
+
+def _export_events(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = (
+        Event.objects.filter(campaign=campaign)
+        .order_by("seq")
+        .values(
+            "seq", "actor__username", "created_at", "year", "season", "month", "phase", "kind",
+            "summary", "dice", "data", "visibility", "kingdom__name", "undone_at",
+            "undone_by__username", "undo_of__seq",
+        )
+    )
+    return [
+        {
+            "seq": row["seq"],
+            "actor": row["actor__username"],
+            "created_at": _iso(row["created_at"]),
+            "clock": _clock(row),
+            "kind": row["kind"],
+            "summary": row["summary"],
+            "dice": row["dice"],
+            "data": row["data"],
+            "visibility": row["visibility"],
+            "kingdom": row["kingdom__name"],
+            "undone_at": _iso(row["undone_at"]),
+            "undone_by": row["undone_by__username"],
+            "undo_of": row["undo_of__seq"],
+        }
+        for row in rows
+    ]
+
+
+# == checking a document ==========================================================================
+
+_MISSING = object()
+SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+\Z")
+
+
+def _max_length(model: type[models.Model], name: str) -> int | None:
+    return model._meta.get_field(name).max_length
+
+
+class _Node:
+    """A JSON object at a known path, with typed getters that refuse with that path."""
+
+    def __init__(self, value: Any, path: str) -> None:
+        if not isinstance(value, dict):
+            raise ImportRefused(f"{path}: expected an object, got {_kind(value)}.")
+        self.value = value
+        self.path = path
+
+    def at(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def raw(self, key: str, default: Any = _MISSING) -> Any:
+        if key in self.value:
+            return self.value[key]
+        if default is _MISSING:
+            raise ImportRefused(f"{self.path or 'The file'}: the field '{key}' is missing.")
+        return default
+
+    def text(
+        self, key: str, *, max_length: int | None = None, default: Any = _MISSING,
+        blank: bool = True,
+    ) -> str:
+        value = self.raw(key, default)
+        if not isinstance(value, str):
+            raise ImportRefused(f"{self.at(key)}: expected a string, got {_kind(value)}.")
+        if not blank and not value.strip():
+            raise ImportRefused(f"{self.at(key)}: must not be empty.")
+        if max_length is not None and len(value) > max_length:
+            raise ImportRefused(
+                f"{self.at(key)}: longer than {max_length} characters ({len(value)})."
+            )
+        return value
+
+    def optional_text(self, key: str, *, max_length: int | None = None) -> str | None:
+        if self.raw(key, None) is None:
+            return None
+        return self.text(key, max_length=max_length)
+
+    def integer(
+        self, key: str, *, minimum: int | None = None, maximum: int | None = None,
+        default: Any = _MISSING, null: bool = False,
+    ) -> int | None:
+        value = self.raw(key, default)
+        if value is None and null:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            expected = "a whole number or null" if null else "a whole number"
+            raise ImportRefused(f"{self.at(key)}: expected {expected}, got {_kind(value)}.")
+        if minimum is not None and value < minimum:
+            raise ImportRefused(f"{self.at(key)}: must be at least {minimum}, got {value}.")
+        if maximum is not None and value > maximum:
+            raise ImportRefused(f"{self.at(key)}: must be at most {maximum}, got {value}.")
+        return value
+
+    def boolean(self, key: str, *, default: Any = _MISSING) -> bool:
+        value = self.raw(key, default)
+        if not isinstance(value, bool):
+            raise ImportRefused(f"{self.at(key)}: expected true or false, got {_kind(value)}.")
+        return value
+
+    def obj(self, key: str, *, default: Any = _MISSING) -> dict[str, Any]:
+        value = self.raw(key, default)
+        if not isinstance(value, dict):
+            raise ImportRefused(f"{self.at(key)}: expected an object, got {_kind(value)}.")
+        return value
+
+    def array(self, key: str, *, default: Any = _MISSING) -> list[Any]:
+        value = self.raw(key, default)
+        if not isinstance(value, list):
+            raise ImportRefused(f"{self.at(key)}: expected a list, got {_kind(value)}.")
+        return value
+
+    def nodes(self, key: str, *, default: Any = _MISSING) -> list["_Node"]:
+        return [
+            _Node(item, f"{self.at(key)}[{i}]")
+            for i, item in enumerate(self.array(key, default=default))
+        ]
+
+    def node(self, key: str) -> "_Node":
+        return _Node(self.raw(key), self.at(key))
+
+    def choice(self, key: str, allowed: Iterable[str], *, default: Any = _MISSING) -> str:
+        value = self.text(key, default=default)
+        allowed = list(allowed)
+        if value not in allowed:
+            raise ImportRefused(
+                f"{self.at(key)}: {value!r} is not one of {', '.join(map(repr, allowed))}."
+            )
+        return value
+
+    def timestamp(self, key: str, *, null: bool = False) -> dt.datetime | None:
+        value = self.raw(key, None if null else _MISSING)
+        if value is None and null:
+            return None
+        if not isinstance(value, str):
+            raise ImportRefused(
+                f"{self.at(key)}: expected an ISO 8601 timestamp, got {_kind(value)}."
+            )
+        try:
+            parsed = parse_datetime(value)
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            raise ImportRefused(f"{self.at(key)}: {value!r} is not an ISO 8601 timestamp.")
+        if timezone.is_naive(parsed):
+            parsed = timezone.make_aware(parsed, dt.timezone.utc)
+        return parsed
+
+    def image(self, key: str, *, kind: str) -> "_Image | None":
+        value = self.raw(key, None)
+        if value is None:
+            return None
+        return _decode_image(value, self.at(key), kind)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+@dataclass
+class _Image:
+    """A checked image: the bytes to store, plus a thumbnail for photos."""
+
+    content: bytes
+    thumbnail: bytes | None = None
+
+
+def _decode_image(value: Any, path: str, kind: str) -> _Image:
+    """Decode a base64 image and check it with campaign.images (the upload checks).
+
+    Crests are kept as PNG and photos as JPEG: an image in another accepted format is re-encoded.
+    """
+    if not isinstance(value, str):
+        raise ImportRefused(f"{path}: expected a base64 image or null, got {_kind(value)}.")
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        raise ImportRefused(f"{path}: not valid base64.") from None
+    try:
+        if kind == "photo":
+            processed, thumb = process_photo(io.BytesIO(raw))
+            wanted = "JPEG"
+        else:
+            crest, thumb = process_crest(io.BytesIO(raw))
+            processed = thumb if kind == "crest_thumb" else crest
+            wanted = "PNG"
+    except ImageRejected as exc:
+        raise ImportRefused(f"{path}: {exc}") from None
+    with Image.open(io.BytesIO(raw)) as probe:
+        fmt = probe.format
+    content = raw if fmt == wanted else processed.read()
+    return _Image(content=content, thumbnail=thumb.read() if kind == "photo" else None)
+
+
+@dataclass
+class _Plan:
+    """Everything a document says, checked, with references still as natural keys."""
+
+    slug: str
+    campaign: dict[str, Any]
+    members: list[tuple[str, str]]
+    kingdoms: list[dict[str, Any]]
+    map: dict[str, Any] | None
+    tiles: list[dict[str, Any]]
+    armies: list[dict[str, Any]]
+    ships: list[dict[str, Any]]
+    entries: list[dict[str, Any]]
+    balances: list[dict[str, Any]]
+    photos: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    usernames: set[str] = field(default_factory=set)
+
+
+def _check_header(data: Any) -> _Node:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRefused(
+            "This is not a Hexkeep campaign file (its \"format\" is not "
+            f"{FORMAT!r})."
+        )
+    version = data.get("version")
+    if version != VERSION:
+        if isinstance(version, int) and not isinstance(version, bool):
+            raise ImportRefused(
+                f"This file is version {version}; version {version} is not supported "
+                f"(this site reads version {VERSION})."
+            )
+        raise ImportRefused(f"version: expected the number {VERSION}, got {_kind(version)}.")
+    return _Node(data, "").node("campaign")
+
+
+def _clock_fields(node: _Node, key: str, *, sub_phase: bool = False) -> dict[str, Any]:
+    clock = node.node(key)
+    fields = {
+        "year": clock.integer("year", minimum=0, maximum=2**31 - 1),
+        "season": clock.text("season", max_length=20, default=""),
+        "month": clock.integer("month", minimum=0, maximum=32767, default=None, null=True),
+        "phase": clock.text("phase", max_length=20, default=""),
+    }
+    if sub_phase:
+        fields["sub_phase"] = clock.text("sub_phase", max_length=20, default="")
+    return fields
+
+
+def _unique(seen: dict[Any, str], key: Any, path: str, what: str) -> None:
+    if key in seen:
+        raise ImportRefused(f"{path}: {what} is listed twice (also at {seen[key]}).")
+    seen[key] = path
+
+
+def _plan(data: Any, slug: str | None) -> _Plan:
+    root = _check_header(data)
+
+    # -- the campaign itself ---------------------------------------------------------------------
+    rule_system = root.text("rule_system")
+    if rule_system not in REGISTRY or get_system(rule_system).read_only:
+        known = ", ".join(sorted(REGISTRY))
+        raise ImportRefused(
+            f"{root.at('rule_system')}: unknown rule system {rule_system!r} "
+            f"(this site knows {known})."
+        )
+    system = get_system(rule_system)
+    options = root.obj("options", default={})
+    try:
+        system.parse_options(options)
+    except OptionError as exc:
+        raise ImportRefused(f"{root.at('options')}: {exc}") from None
+    file_slug = root.text("slug", max_length=_max_length(Campaign, "slug"), blank=False)
+    chosen = slug if slug else file_slug
+    if not SLUG_RE.match(chosen) or len(chosen) > _max_length(Campaign, "slug"):
+        where = "the new slug" if slug else root.at("slug")
+        raise ImportRefused(
+            f"{where}: {chosen!r} is not a valid address (letters, digits, - and _, "
+            "at most 60 characters)."
+        )
+    campaign = {
+        "name": root.text("name", max_length=_max_length(Campaign, "name"), blank=False),
+        "rule_system": rule_system,
+        "description": root.text("description", default=""),
+        "options": options,
+        "state": root.obj("state", default={}),
+        "paper_size": root.choice("paper_size", ["a4", "letter"], default="a4"),
+        "eco_print": root.boolean("eco_print", default=False),
+        **_clock_fields(root, "clock", sub_phase=True),
+    }
+    usernames: set[str] = set()
+
+    def username(node: _Node, key: str) -> str | None:
+        name = node.optional_text(key, max_length=150)
+        if name is not None:
+            usernames.add(name)
+        return name
+
+    # -- members ---------------------------------------------------------------------------------
+    members: list[tuple[str, str]] = []
+    seen: dict[Any, str] = {}
+    for node in root.nodes("members", default=[]):
+        name = node.text("username", max_length=150, blank=False)
+        _unique(seen, name, node.at("username"), f"member {name!r}")
+        members.append((name, node.choice("role", Role.values)))
+        usernames.add(name)
+    member_names = {name for name, _ in members}
+
+    # -- the map (before kingdoms, which name their start and capital tiles) ---------------------
+    game_map = None
+    tiles: list[dict[str, Any]] = []
+    labels: set[str] = set()
+    tile_nodes: list[_Node] = []
+    if root.raw("map", None) is not None:
+        map_node = root.node("map")
+        game_map = {
+            "kind": map_node.choice("kind", MapKind.values),
+            "orientation": map_node.choice("orientation", ["flat", "pointy"], default="flat"),
+            "width": map_node.integer("width", minimum=0, maximum=32767),
+            "height": map_node.integer("height", minimum=0, maximum=32767),
+            "seed": map_node.integer(
+                "seed", minimum=-(2**63), maximum=2**63 - 1, default=None, null=True
+            ),
+        }
+        tile_nodes = map_node.nodes("tiles", default=[])
+        seen_labels: dict[Any, str] = {}
+        seen_positions: dict[Any, str] = {}
+        for node in tile_nodes:
+            label = node.text("label", max_length=_max_length(Tile, "label"), blank=False)
+            _unique(seen_labels, label, node.at("label"), f"tile label {label!r}")
+            labels.add(label)
+            q = node.integer("q", minimum=-(2**31), maximum=2**31 - 1)
+            r = node.integer("r", minimum=-(2**31), maximum=2**31 - 1)
+            _unique(seen_positions, (q, r), node.path, f"position ({q}, {r})")
+    terrains = {t.slug for t in system.terrains}
+    settlements = {c.slug for c in system.settlements}
+
+    # -- kingdoms --------------------------------------------------------------------------------
+    kingdoms: list[dict[str, Any]] = []
+    seen = {}
+    players: dict[Any, str] = {}
+    for node in root.nodes("kingdoms", default=[]):
+        name = node.text("name", max_length=_max_length(Kingdom, "name"), blank=False)
+        _unique(seen, name, node.at("name"), f"kingdom {name!r}")
+        player = node.optional_text("player", max_length=150)
+        if player is not None:
+            if player not in member_names:
+                raise ImportRefused(f"{node.at('player')}: {player!r} is not a member.")
+            _unique(players, player, node.at("player"), f"player {player!r}")
+        kingdom = {
+            "name": name,
+            "colour": node.text("colour", max_length=_max_length(Kingdom, "colour"),
+                                default="#8a2f2f"),
+            "player": player,
+            "order_position": node.integer(
+                "order_position", minimum=0, maximum=32767, default=None, null=True
+            ),
+            "data": node.obj("data", default={}),
+            "crest": node.image("crest", kind="crest"),
+            "crest_thumb": node.image("crest_thumb", kind="crest_thumb"),
+        }
+        for key in ("start_tile", "capital_tile"):
+            label = node.optional_text(key)
+            if label is not None and label not in labels:
+                raise ImportRefused(f"{node.at(key)}: no tile labelled {label!r} on the map.")
+            kingdom[key] = label
+        kingdoms.append(kingdom)
+    kingdom_names = {k["name"] for k in kingdoms}
+
+    def kingdom_ref(node: _Node, key: str, *, null: bool) -> str | None:
+        name = node.optional_text(key) if null else node.text(key)
+        if name is not None and name not in kingdom_names:
+            raise ImportRefused(f"{node.at(key)}: no kingdom named {name!r}.")
+        return name
+
+    def tile_ref(node: _Node, key: str) -> str | None:
+        label = node.optional_text(key)
+        if label is not None and label not in labels:
+            raise ImportRefused(f"{node.at(key)}: no tile labelled {label!r} on the map.")
+        return label
+
+    # -- tiles -----------------------------------------------------------------------------------
+    for node in tile_nodes:
+        terrain = node.text("terrain", max_length=_max_length(Tile, "terrain"))
+        if terrain not in terrains:
+            raise ImportRefused(
+                f"{node.at('terrain')}: unknown terrain {terrain!r} for {system.label}."
+            )
+        settlement = node.text("settlement", max_length=_max_length(Tile, "settlement"),
+                               default="")
+        if settlement and settlement not in settlements:
+            raise ImportRefused(
+                f"{node.at('settlement')}: unknown settlement {settlement!r} for {system.label}."
+            )
+        adjacent = node.array("adjacent", default=[])
+        for i, label in enumerate(adjacent):
+            if not isinstance(label, str):
+                raise ImportRefused(
+                    f"{node.at('adjacent')}[{i}]: expected a tile label, got {_kind(label)}."
+                )
+            if label not in labels:
+                raise ImportRefused(
+                    f"{node.at('adjacent')}[{i}]: no tile labelled {label!r} on the map."
+                )
+        tiles.append(
+            {
+                "q": node.value["q"],
+                "r": node.value["r"],
+                "label": node.value["label"],
+                "name": node.text("name", max_length=_max_length(Tile, "name"), default=""),
+                "terrain": terrain,
+                "features": node.array("features", default=[]),
+                "edges": node.obj("edges", default={}),
+                "adjacent": adjacent,
+                "settlement": settlement,
+                "controller": kingdom_ref(node, "controller", null=True),
+                "explored": node.boolean("explored", default=False),
+                "is_start": node.boolean("is_start", default=False),
+                "data": node.obj("data", default={}),
+            }
+        )
+
+    # -- armies and ships ------------------------------------------------------------------------
+    armies: list[dict[str, Any]] = []
+    seen = {}
+    for node in root.nodes("armies", default=[]):
+        kingdom = kingdom_ref(node, "kingdom", null=False)
+        number = node.integer("number", minimum=0, maximum=32767)
+        _unique(seen, (kingdom, number), node.path, f"army #{number} of {kingdom}")
+        armies.append(
+            {
+                "kingdom": kingdom,
+                "number": number,
+                "name": node.text("name", max_length=_max_length(Army, "name"), default=""),
+                "tile": tile_ref(node, "tile"),
+                "points": node.integer("points", minimum=0, maximum=32767),
+                "on_side": node.boolean("on_side", default=False),
+                "defending": node.boolean("defending", default=False),
+                "is_allied": node.boolean("is_allied", default=False),
+                "data": node.obj("data", default={}),
+            }
+        )
+    army_keys = set(seen)
+    ships: list[dict[str, Any]] = []
+    seen = {}
+    carried: dict[Any, str] = {}
+    for node in root.nodes("ships", default=[]):
+        kingdom = kingdom_ref(node, "kingdom", null=False)
+        number = node.integer("number", minimum=0, maximum=32767)
+        _unique(seen, (kingdom, number), node.path, f"ship #{number} of {kingdom}")
+        paired = node.integer("paired_army", minimum=0, maximum=32767, default=None, null=True)
+        army_kingdom = kingdom_ref(node, "paired_army_kingdom", null=True) or kingdom
+        if paired is not None:
+            if (army_kingdom, paired) not in army_keys:
+                raise ImportRefused(
+                    f"{node.at('paired_army')}: {army_kingdom} has no army #{paired}."
+                )
+            _unique(carried, (army_kingdom, paired), node.at("paired_army"),
+                    f"army #{paired} of {army_kingdom} (on a ship)")
+        ships.append(
+            {
+                "kingdom": kingdom,
+                "number": number,
+                "tile": tile_ref(node, "tile"),
+                "on_side": node.boolean("on_side", default=False),
+                "paired_army": (army_kingdom, paired) if paired is not None else None,
+                "data": node.obj("data", default={}),
+            }
+        )
+
+    # -- events (before the ledger, whose entries cite them) -------------------------------------
+    event_nodes = root.nodes("events", default=[])
+    seqs: dict[Any, str] = {}
+    for node in event_nodes:
+        seq = node.integer("seq", minimum=1, maximum=2**31 - 1)
+        _unique(seqs, seq, node.at("seq"), f"event #{seq}")
+    events: list[dict[str, Any]] = []
+    undone: dict[Any, str] = {}
+    for node in event_nodes:
+        undo_of = node.integer("undo_of", minimum=1, default=None, null=True)
+        if undo_of is not None:
+            if undo_of not in seqs:
+                raise ImportRefused(f"{node.at('undo_of')}: there is no event #{undo_of}.")
+            if undo_of == node.value["seq"]:
+                raise ImportRefused(f"{node.at('undo_of')}: an event cannot undo itself.")
+            _unique(undone, undo_of, node.at("undo_of"), f"the undo of event #{undo_of}")
+        events.append(
+            {
+                "seq": node.value["seq"],
+                "actor": username(node, "actor"),
+                "created_at": node.timestamp("created_at"),
+                **_clock_fields(node, "clock"),
+                "kind": node.text("kind", max_length=_max_length(Event, "kind"), blank=False),
+                "summary": node.text("summary"),
+                "dice": node.array("dice", default=[]),
+                "data": node.obj("data", default={}),
+                "visibility": node.choice("visibility", Visibility.values,
+                                          default=Visibility.PUBLIC),
+                "kingdom": kingdom_ref(node, "kingdom", null=True),
+                "undone_at": node.timestamp("undone_at", null=True),
+                "undone_by": username(node, "undone_by"),
+                "undo_of": undo_of,
+            }
+        )
+
+    # -- the ledger ------------------------------------------------------------------------------
+    if root.raw("ledger", None) is not None:
+        ledger = root.node("ledger")
+    else:
+        ledger = _Node({}, root.at("ledger"))
+    entries: list[dict[str, Any]] = []
+    for node in ledger.nodes("entries", default=[]):
+        seq = node.integer("event", minimum=1, default=None, null=True)
+        if seq is not None and seq not in seqs:
+            raise ImportRefused(f"{node.at('event')}: there is no event #{seq}.")
+        entries.append(
+            {
+                "kingdom": kingdom_ref(node, "kingdom", null=False),
+                "resource": node.text("resource", max_length=_max_length(LedgerEntry, "resource"),
+                                      blank=False),
+                "amount": node.integer("amount", minimum=-(2**31), maximum=2**31 - 1),
+                "rule_id": node.text("rule_id", max_length=_max_length(LedgerEntry, "rule_id")),
+                "source": node.text("source", max_length=_max_length(LedgerEntry, "source")),
+                "event": seq,
+                **_clock_fields(node, "clock"),
+                "created_at": node.timestamp("created_at"),
+            }
+        )
+    balances: list[dict[str, Any]] = []
+    seen = {}
+    for node in ledger.nodes("balances", default=[]):
+        kingdom = kingdom_ref(node, "kingdom", null=False)
+        resource = node.text("resource", max_length=_max_length(Balance, "resource"), blank=False)
+        _unique(seen, (kingdom, resource), node.path, f"the {resource} balance of {kingdom}")
+        balances.append(
+            {
+                "kingdom": kingdom,
+                "resource": resource,
+                "amount": node.integer("amount", minimum=0, maximum=2**31 - 1),
+            }
+        )
+
+    # -- photos ----------------------------------------------------------------------------------
+    photos: list[dict[str, Any]] = []
+    for node in root.nodes("photos", default=[]):
+        image = node.image("image", kind="photo")
+        if image is None:
+            raise ImportRefused(f"{node.at('image')}: a photo needs its image.")
+        photos.append(
+            {
+                "caption": node.text("caption", max_length=_max_length(Photo, "caption"),
+                                     default=""),
+                "uploaded_by": username(node, "uploaded_by"),
+                **_clock_fields(node, "clock"),
+                "created_at": node.timestamp("created_at"),
+                "image": image,
+            }
+        )
+
+    return _Plan(
+        slug=chosen,
+        campaign=campaign,
+        members=members,
+        kingdoms=kingdoms,
+        map=game_map,
+        tiles=tiles,
+        armies=armies,
+        ships=ships,
+        entries=entries,
+        balances=balances,
+        photos=photos,
+        events=events,
+        usernames=usernames,
+    )
+
+
+# == import =======================================================================================
+
+
+@dataclass
+class ImportReport:
+    """What an import could not carry over, for the person who ran it."""
+
+    skipped_members: list[str] = field(default_factory=list)
+    added_gm: bool = False
+
+    @property
+    def notes(self) -> list[str]:
+        notes = []
+        if self.skipped_members:
+            notes.append(
+                "Members without an account on this site were left out: "
+                + ", ".join(self.skipped_members)
+                + ". Their kingdoms have no player; invite them and assign the kingdoms again."
+            )
+        if self.added_gm:
+            notes.append("You were not a member in the file and joined as GM.")
+        return notes
+
+
+def import_campaign(data: Any, user: Any, slug: str | None = None) -> Campaign:
+    """Create a new campaign from an exported document; ``user`` becomes a GM if not a member.
+
+    Raises ``ImportRefused`` (and writes nothing) when the document cannot be imported. The
+    returned campaign carries ``import_report`` (an ``ImportReport``) about members left out.
+    """
+    plan = _plan(data, slug)
+    if Campaign.objects.filter(slug=plan.slug).exists():
+        raise ImportRefused(_slug_taken(plan.slug, slug))
+    saved_files: list[str] = []
+    try:
+        with transaction.atomic():
+            campaign = _write(plan, user, slug, saved_files)
+    except BaseException as exc:
+        for name in saved_files:
+            try:
+                default_storage.delete(name)
+            except OSError:
+                pass
+        if isinstance(exc, IntegrityError) and Campaign.objects.filter(slug=plan.slug).exists():
+            # Someone took the address while this import was being written.
+            raise ImportRefused(_slug_taken(plan.slug, slug)) from None
+        raise
+    return campaign
+
+
+def _slug_taken(chosen: str, given: str | None) -> str:
+    if given:
+        return f"The address {chosen!r} is already taken on this site: choose another slug."
+    return (
+        f"The address {chosen!r} of this campaign is already taken on this site: "
+        "import it under a new slug."
+    )
+
+
+def _save_file(
+    field_file: Any, name: str, content: bytes, saved_files: list[str]
+) -> None:
+    field_file.save(name, ContentFile(content), save=False)
+    saved_files.append(field_file.name)
+
+
+def _bulk_create(model: type[models.Model], objs: list[Any]) -> list[Any]:
+    return model._default_manager.bulk_create(objs, batch_size=BATCH_SIZE)
+
+
+def _insert_as_given(model: type[models.Model], objs: list[Any]) -> list[Any]:
+    """Insert many rows keeping every value as set, ``created_at`` included.
+
+    ``bulk_create`` would stamp each ``auto_now_add`` field with the current time; this is the
+    same batched insert with the values taken as they are, as ``loaddata`` does for fixtures.
+    """
+    if not objs:
+        return objs
+    queryset = model._default_manager.all()
+    connection = connections[queryset.db]
+    if not connection.features.can_return_rows_from_bulk_insert:
+        stamps = [obj.created_at for obj in objs]
+        queryset.bulk_create(objs, batch_size=BATCH_SIZE)
+        for obj, stamp in zip(objs, stamps):
+            obj.created_at = stamp
+        queryset.bulk_update(objs, ["created_at"], batch_size=BATCH_SIZE)
+        return objs
+    pk = model._meta.pk
+    fields = [f for f in model._meta.concrete_fields if f is not pk]
+    size = max(1, min(BATCH_SIZE, connection.ops.bulk_batch_size(fields, objs)))
+    for start in range(0, len(objs), size):
+        batch = objs[start:start + size]
+        for obj in batch:
+            obj._prepare_related_fields_for_save(operation_name="bulk_create")
+        rows = queryset._insert(
+            batch, fields=fields, returning_fields=[pk], raw=True, using=queryset.db
+        )
+        for obj, row in zip(batch, rows):
+            setattr(obj, pk.attname, row[0])
+            obj._state.adding = False
+            obj._state.db = queryset.db
+    return objs
+
+
+def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str]) -> Campaign:
+    if Campaign.objects.select_for_update().filter(slug=plan.slug).exists():
+        raise ImportRefused(_slug_taken(plan.slug, given_slug))
+    report = ImportReport()
+    users = {
+        u.username: u
+        for u in get_user_model()._default_manager.filter(username__in=plan.usernames)
+    }
+    campaign = Campaign(slug=plan.slug, created_by=user, **plan.campaign)
+    campaign.save(force_insert=True)
+
+    # Members: those with an account here; the importing user as GM if not among them.
+    memberships: dict[str, Membership] = {}
+    for name, role in plan.members:
+        if name in users:
+            memberships[name] = Membership(campaign=campaign, user=users[name], role=role)
+        else:
+            report.skipped_members.append(name)
+    if not any(m.user.pk == user.pk for m in memberships.values()):
+        memberships[user.get_username()] = Membership(campaign=campaign, user=user, role=Role.GM)
+        report.added_gm = True
+    _bulk_create(Membership, list(memberships.values()))
+
+    # Kingdoms, then the map and its tiles, then each kingdom's start and capital tiles.
+    kingdoms: dict[str, Kingdom] = {}
+    for spec in plan.kingdoms:
+        kingdom = Kingdom(
+            campaign=campaign,
+            name=spec["name"],
+            colour=spec["colour"],
+            player=memberships.get(spec["player"]) if spec["player"] else None,
+            order_position=spec["order_position"],
+            data=spec["data"],
+        )
+        if spec["crest"] is not None:
+            _save_file(kingdom.crest, "crest.png", spec["crest"].content, saved_files)
+        if spec["crest_thumb"] is not None:
+            _save_file(kingdom.crest_thumb, "crest.png", spec["crest_thumb"].content, saved_files)
+        kingdoms[spec["name"]] = kingdom
+    _bulk_create(Kingdom, list(kingdoms.values()))
+
+    tiles: dict[str, Tile] = {}
+    if plan.map is not None:
+        game_map = Map.objects.create(campaign=campaign, **plan.map)
+        for spec in plan.tiles:
+            controller = spec["controller"]
+            tiles[spec["label"]] = Tile(
+                map=game_map,
+                **{k: v for k, v in spec.items() if k != "controller"},
+                controller=kingdoms[controller] if controller else None,
+            )
+        _bulk_create(Tile, list(tiles.values()))
+    placed = []
+    for spec in plan.kingdoms:
+        if spec["start_tile"] or spec["capital_tile"]:
+            kingdom = kingdoms[spec["name"]]
+            kingdom.start_tile = tiles[spec["start_tile"]] if spec["start_tile"] else None
+            kingdom.capital_tile = tiles[spec["capital_tile"]] if spec["capital_tile"] else None
+            placed.append(kingdom)
+    if placed:
+        Kingdom.objects.bulk_update(placed, ["start_tile", "capital_tile"])
+
+    # Armies and ships.
+    armies: dict[tuple[str, int], Army] = {}
+    for spec in plan.armies:
+        armies[(spec["kingdom"], spec["number"])] = Army(
+            campaign=campaign,
+            kingdom=kingdoms[spec["kingdom"]],
+            number=spec["number"],
+            name=spec["name"],
+            tile=tiles[spec["tile"]] if spec["tile"] else None,
+            points=spec["points"],
+            on_side=spec["on_side"],
+            defending=spec["defending"],
+            is_allied=spec["is_allied"],
+            data=spec["data"],
+        )
+    _bulk_create(Army, list(armies.values()))
+    _bulk_create(
+        Ship,
+        [
+            Ship(
+                campaign=campaign,
+                kingdom=kingdoms[spec["kingdom"]],
+                number=spec["number"],
+                tile=tiles[spec["tile"]] if spec["tile"] else None,
+                on_side=spec["on_side"],
+                paired_army=armies[spec["paired_army"]] if spec["paired_army"] else None,
+                data=spec["data"],
+            )
+            for spec in plan.ships
+        ],
+    )
+
+    # The chronicle, exactly as it was, but read-only: its undo data stayed behind.
+    def who(name: str | None) -> Any:
+        return users.get(name) if name else None
+
+    events: dict[int, Event] = {}
+    for spec in plan.events:
+        events[spec["seq"]] = Event(
+            campaign=campaign,
+            seq=spec["seq"],
+            actor=who(spec["actor"]),
+            year=spec["year"],
+            season=spec["season"],
+            month=spec["month"],
+            phase=spec["phase"],
+            kind=spec["kind"],
+            summary=spec["summary"],
+            dice=spec["dice"],
+            data=spec["data"],
+            changes=[],
+            reversible=False,
+            visibility=spec["visibility"],
+            kingdom=kingdoms[spec["kingdom"]] if spec["kingdom"] else None,
+            undone_at=spec["undone_at"],
+            undone_by=who(spec["undone_by"]),
+            created_at=spec["created_at"],
+        )
+    _insert_as_given(Event, list(events.values()))
+    undos = []
+    for spec in plan.events:
+        if spec["undo_of"] is not None:
+            events[spec["seq"]].undo_of = events[spec["undo_of"]]
+            undos.append(events[spec["seq"]])
+    if undos:
+        Event.objects.bulk_update(undos, ["undo_of"], batch_size=BATCH_SIZE)
+
+    # The ledger.
+    _insert_as_given(
+        LedgerEntry,
+        [
+            LedgerEntry(
+                campaign=campaign,
+                kingdom=kingdoms[spec["kingdom"]],
+                resource=spec["resource"],
+                amount=spec["amount"],
+                rule_id=spec["rule_id"],
+                source=spec["source"],
+                event=events[spec["event"]] if spec["event"] is not None else None,
+                year=spec["year"],
+                season=spec["season"],
+                month=spec["month"],
+                phase=spec["phase"],
+                created_at=spec["created_at"],
+            )
+            for spec in plan.entries
+        ],
+    )
+    _bulk_create(
+        Balance,
+        [
+            Balance(kingdom=kingdoms[spec["kingdom"]], resource=spec["resource"],
+                    amount=spec["amount"])
+            for spec in plan.balances
+        ],
+    )
+
+    # Photos of the table.
+    photos = []
+    for spec in plan.photos:
+        photo = Photo(
+            campaign=campaign,
+            uploaded_by=who(spec["uploaded_by"]),
+            caption=spec["caption"],
+            year=spec["year"],
+            season=spec["season"],
+            month=spec["month"],
+            phase=spec["phase"],
+            created_at=spec["created_at"],
+        )
+        _save_file(photo.image, "photo.jpg", spec["image"].content, saved_files)
+        _save_file(photo.thumbnail, "thumb.jpg", spec["image"].thumbnail, saved_files)
+        photos.append(photo)
+    _insert_as_given(Photo, photos)
+
+    campaign.import_report = report  # type: ignore[attr-defined]
+    return campaign
+
+
+def import_notes(campaign: Campaign) -> list[str]:
+    """Notes about the import that created ``campaign`` (empty for any other campaign)."""
+    report: ImportReport | None = getattr(campaign, "import_report", None)
+    return report.notes if report is not None else []
+

@@ -1,0 +1,106 @@
+"""The chronicle (what happened, filtered to what the viewer may see), undo, and table photos."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from campaign import services
+from campaign.access import Access, get_campaign_for
+from campaign.chronicle import UndoError, undo_latest, undoable_events
+from campaign.forms import PhotoForm
+from campaign.images import ImageRejected
+from campaign.models import Event, Role, Visibility
+from campaign.views.common import refuse, tabs_context
+
+
+def visible_events(access: Access) -> QuerySet[Event]:
+    """The campaign's events this viewer may read, latest first (one query, no N+1)."""
+    events = Event.objects.filter(campaign=access.campaign).select_related("actor", "kingdom")
+    if access.is_gm:
+        return events
+    allowed = Q(visibility=Visibility.PUBLIC)
+    if access.kingdom is not None:
+        allowed |= Q(visibility=Visibility.KINGDOM, kingdom=access.kingdom)
+    return events.filter(allowed)
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def chronicle(request: HttpRequest, slug: str) -> HttpResponse:
+    access = get_campaign_for(request, slug)
+    events = visible_events(access)
+    kind = request.GET.get("kind", "")
+    year = request.GET.get("year", "")
+    if kind:
+        events = events.filter(kind__startswith=kind)
+    if year.isdecimal():  # not isdigit(): int() refuses digits such as "²"
+        events = events.filter(year=int(year))
+    page = Paginator(events.defer("changes"), 50).get_page(request.GET.get("page"))
+    latest = undoable_events(access.campaign).order_by("-seq").first() if access.is_gm else None
+    # Only kinds of events this viewer may read: a GM-only kind would hint at GM secrets.
+    kinds = sorted({k.split(".")[0] for k in
+                    visible_events(access).order_by().values_list("kind", flat=True).distinct()})
+    context = {
+        **tabs_context(access, "chronicle"),
+        "page": page,
+        "latest_undoable": latest,
+        "kinds": kinds,
+        "kind": kind,
+        "year": year,
+    }
+    if request.htmx:
+        return render(request, "campaign/chronicle.html#events", context)
+    return render(request, "campaign/chronicle.html", context)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, slug: str) -> HttpResponse:
+    access = get_campaign_for(request, slug, role=Role.GM)
+    expected = request.POST.get("seq", "")
+    if not expected.isdecimal():
+        return refuse(request, "Say which event to undo.", context=tabs_context(access, "chronicle"))
+    try:
+        event = undo_latest(access.campaign, request.user, expected_seq=int(expected))
+    except UndoError as exc:
+        return refuse(request, str(exc), status=409, context=tabs_context(access, "chronicle"))
+    messages.success(request, event.summary)
+    return redirect("campaign:chronicle", slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def photos(request: HttpRequest, slug: str) -> HttpResponse:
+    access = get_campaign_for(request, slug)
+    posted = request.method == "POST"
+    form = PhotoForm(request.POST if posted else None, request.FILES if posted else None)
+    status = 200
+    if request.method == "POST":
+        if not access.at_least(Role.PLAYER):
+            return refuse(request, "Observers cannot add photos.", status=403,
+                          context=tabs_context(access, "overview"))
+        if form.is_valid():
+            try:
+                services.add_photo(access.campaign, request.user, form.cleaned_data["image"],
+                                   form.cleaned_data["caption"])
+            except ImageRejected as exc:
+                form.add_error("image", str(exc))
+            else:
+                messages.success(request, "Photo added to this turn.")
+                return redirect("campaign:photos", slug)
+        status = 400
+    context = {
+        **tabs_context(access, "overview"),
+        "photos": access.campaign.photos.select_related("uploaded_by"),
+        "form": form,
+        "can_upload": access.at_least(Role.PLAYER),
+    }
+    return render(request, "campaign/photos.html", context, status=status)

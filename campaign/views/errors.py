@@ -1,0 +1,33 @@
+"""Error pages that say what went wrong in plain words, inside the site's layout."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def _page(request: HttpRequest, status: int, title: str, exception: Exception | None) -> HttpResponse:
+    message = ""
+    if exception is not None and exception.args and isinstance(exception.args[0], str):
+        message = exception.args[0]
+    if getattr(request, "htmx", False):
+        return HttpResponse(f'<p class="error" role="alert">{title}. {message}</p>', status=status)
+    return render(request, "error.html", {"status": status, "title": title, "message": message},
+                  status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _page(request, 400, "Bad request", exception)
+
+
+def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _page(request, 403, "Not allowed", exception)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _page(request, 404, "Not found", exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return render(request, "error.html", {"status": 500, "title": "Something broke",
+                                          "message": "The error was logged."}, status=500)

@@ -1,0 +1,233 @@
+"""The map: the SVG page, the tile panel (an htmx fragment), and the GM's editor."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from campaign import mapview, services
+from campaign.access import Access, get_campaign_for, get_tile_for
+from campaign.forms import GenerateMapForm, TileForm
+from campaign.models import Role, Tile
+from campaign.views.common import refuse, tabs_context
+
+
+def _tile_url(access: Access) -> str:
+    base = reverse("campaign:tile", args=[access.campaign.slug, "LABEL"])
+    return base.replace("LABEL", "{label}")
+
+
+SIDE_NAMES = {
+    ("hex", "flat"): ("N", "NE", "SE", "S", "SW", "NW"),
+    ("hex", "pointy"): ("NW", "NE", "E", "SE", "SW", "W"),
+    ("square", "flat"): ("N", "E", "S", "W"),
+    ("square", "pointy"): ("N", "E", "S", "W"),
+}
+
+
+def side_names(tile: Tile) -> tuple[str, ...]:
+    return SIDE_NAMES.get((tile.map.kind, tile.map.orientation), ())
+
+
+def describe_edges(tile: Tile, labels: dict[str, str]) -> list[tuple[str, str]]:
+    """Edge features grouped by feature, e.g. ("River", "NE, NW") or ("Mountains", "all sides")."""
+    names = side_names(tile)
+    by_feature: dict[str, list[str]] = {}
+    for key, feats in sorted(tile.edges.items()):
+        side = names[int(key)] if key.isdigit() and int(key) < len(names) else key
+        for feature in feats:
+            by_feature.setdefault(feature, []).append(side)
+    return [
+        (labels.get(f, f), "all sides" if names and len(sides) == len(names) else ", ".join(sides))
+        for f, sides in sorted(by_feature.items())
+    ]
+
+
+def _panel_context(access: Access, tile: Tile | None) -> dict:
+    if tile is None:
+        return {"tile": None}
+    from battles.models import Army, Ship
+
+    system = access.campaign.system
+    terrain = system.terrain(tile.terrain)
+    settlement_labels = {c.slug: c.label for c in system.settlements}
+    feature_labels = {c.slug: c.label for c in system.edge_features}
+    capital_of = tile.map.campaign.kingdoms.filter(capital_tile=tile).first()
+    edges = describe_edges(tile, feature_labels)
+    context = {
+        "tile": tile,
+        "terrain_label": terrain.label if terrain else tile.terrain,
+        "settlement_label": settlement_labels.get(tile.settlement, tile.settlement),
+        "capital_of": capital_of,
+        "edges": edges,
+        "features": [feature_labels.get(f, f) for f in tile.features],
+        "armies": Army.objects.filter(tile=tile).select_related("kingdom"),
+        "ships": Ship.objects.filter(tile=tile).select_related("kingdom"),
+        "extra_template": system.template("tile_panel_extra"),
+    }
+    if access.is_gm:
+        sides = 6 if tile.map.kind == "hex" else 4 if tile.map.kind == "square" else 0
+        names = side_names(tile)
+        context["edge_rows"] = [
+            (names[d] if d < len(names) else d, d,
+             [(f, f.slug in tile.edges.get(str(d), [])) for f in system.edge_features])
+            for d in range(sides)
+        ]
+        context["tile_form"] = TileForm(
+            campaign=access.campaign,
+            initial={
+                "terrain": tile.terrain, "settlement": tile.settlement,
+                "controller": tile.controller_id, "explored": tile.explored,
+                "is_start": tile.is_start, "name": tile.name,
+            },
+        )
+    return context
+
+
+def _map_context(access: Access, selected: Tile | None, *, editing: bool = False) -> dict:
+    campaign = access.campaign
+    loaded = mapview.load_map(campaign, selected=selected.label if selected else None)
+    svg = mapview.render(campaign, loaded, tile_url=_tile_url(access))
+    present_terrains = {t.terrain for t in loaded.tiles}
+    return {
+        **tabs_context(access, "map"),
+        "svg": svg,
+        "game_map": loaded.game_map,
+        "legend_terrains": [t for t in campaign.system.terrains if t.slug in present_terrains],
+        "legend_kingdoms": list(loaded.kingdoms.values()),
+        "editing": editing,
+        **_panel_context(access, selected),
+    }
+
+
+@login_required
+@require_GET
+def map_page(request: HttpRequest, slug: str) -> HttpResponse:
+    access = get_campaign_for(request, slug)
+    label = request.GET.get("tile")
+    selected = get_tile_for(access, label) if label else None
+    return render(request, "campaign/map.html", _map_context(access, selected))
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def tile_panel(request: HttpRequest, slug: str, label: str) -> HttpResponse:
+    access = get_campaign_for(request, slug)
+    tile = get_tile_for(access, label)
+    if request.htmx:
+        context = {**tabs_context(access, "map"), **_panel_context(access, tile)}
+        return render(request, "campaign/map.html#tile-panel", context)
+    return render(request, "campaign/map.html", _map_context(access, tile))
+
+
+@login_required
+@require_POST
+def tile_edit(request: HttpRequest, slug: str, label: str) -> HttpResponse:
+    access = get_campaign_for(request, slug, role=Role.GM)
+    tile = get_tile_for(access, label)
+    form = TileForm(request.POST, campaign=access.campaign)
+    if not form.is_valid():
+        errors = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        return refuse(request, f"The tile was not changed: {errors}",
+                      context=tabs_context(access, "map"))
+    edges = {}
+    sides = 6 if access.campaign.map.kind == "hex" else 4
+    for d in range(sides):
+        feats = request.POST.getlist(f"edge_{d}")
+        if feats:
+            edges[str(d)] = feats
+    try:
+        services.edit_tile(tile, request.user, changes=form.cleaned_data, edges=edges)
+    except services.ServiceError as exc:
+        return refuse(request, str(exc), context=tabs_context(access, "map"))
+    if request.htmx:
+        tile.refresh_from_db()
+        context = {**tabs_context(access, "map"), **_panel_context(access, tile), "saved": True}
+        response = render(request, "campaign/map.html#tile-panel", context)
+        response["HX-Trigger"] = "map-changed"
+        return response
+    messages.success(request, f"Tile {tile.label} saved.")
+    return redirect(f"{reverse('campaign:map', args=[slug])}?tile={tile.label}")
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def map_svg(request: HttpRequest, slug: str) -> HttpResponse:
+    """The map alone (re-fetched by the page after an edit, and downloadable)."""
+    access = get_campaign_for(request, slug)
+    loaded = mapview.load_map(access.campaign, selected=request.GET.get("tile"))
+    svg = mapview.render(access.campaign, loaded, tile_url=_tile_url(access),
+                         eco=request.GET.get("eco") == "1")
+    if request.htmx:
+        return HttpResponse(svg)
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Content-Disposition"] = f'inline; filename="{access.campaign.slug}-map.svg"'
+    return response
+
+
+@login_required
+@require_GET
+def editor(request: HttpRequest, slug: str) -> HttpResponse:
+    access = get_campaign_for(request, slug, role=Role.GM)
+    context = _map_context(access, None, editing=True)
+    game_map = context["game_map"]
+    context["generate_form"] = GenerateMapForm(
+        initial={"width": game_map.width, "height": game_map.height,
+                 "orientation": game_map.orientation}
+    )
+    context["kingdoms"] = list(access.campaign.kingdoms.all())
+    return render(request, "campaign/map_edit.html", context)
+
+
+@login_required
+@require_POST
+def paint(request: HttpRequest, slug: str) -> HttpResponse:
+    access = get_campaign_for(request, slug, role=Role.GM)
+    tile = get_tile_for(access, request.POST.get("tile", ""))
+    tool = request.POST.get("tool", "")
+    value = request.POST.get("value", "")
+    direction = None
+    if tool == "edge":
+        try:
+            x, y = float(request.POST["x"]), float(request.POST["y"])
+        except (KeyError, ValueError):
+            return refuse(request, "Tap near the edge you want to change.",
+                          context=tabs_context(access, "map"))
+        loaded_grid = services.grid_for(access.campaign.map)
+        direction = mapview.nearest_edge(loaded_grid, tile.q, tile.r, x, y)
+    try:
+        services.paint_tile(tile, request.user, tool=tool, value=value, direction=direction)
+    except services.ServiceError as exc:
+        return refuse(request, str(exc), context=tabs_context(access, "map"))
+    if request.htmx:
+        loaded = mapview.load_map(access.campaign, selected=tile.label)
+        return HttpResponse(mapview.render(access.campaign, loaded, tile_url=_tile_url(access)))
+    return redirect("campaign:map_edit", slug)
+
+
+@login_required
+@require_POST
+def generate(request: HttpRequest, slug: str) -> HttpResponse:
+    access = get_campaign_for(request, slug, role=Role.GM)
+    form = GenerateMapForm(request.POST)
+    if not form.is_valid():
+        errors = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        return refuse(request, f"The map was not changed: {errors}",
+                      context=tabs_context(access, "map"))
+    data = form.cleaned_data
+    seed = None if data["blank"] else (data["seed"] if data["seed"] is not None
+                                       else services.random_seed())
+    try:
+        services.regenerate_map(access.campaign, request.user, seed=seed, width=data["width"],
+                                height=data["height"], orientation=data["orientation"])
+    except services.ServiceError as exc:
+        return refuse(request, str(exc), context=tabs_context(access, "map"))
+    messages.success(request, "New map made." + (f" Seed {seed}." if seed is not None else ""))
+    return redirect("campaign:map_edit", slug)

@@ -1,0 +1,116 @@
+"""Home, creating a campaign, its overview and its settings."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from campaign import services
+from campaign.access import Access, get_campaign_for
+from campaign.forms import CampaignCreateForm, CampaignSettingsForm
+from campaign.models import Campaign, Kingdom, Membership, Role
+from campaign.views.chronicle import visible_events
+from campaign.views.common import tabs_context
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "campaign/landing.html")
+    if request.user.is_superuser:
+        campaigns = Campaign.objects.all()
+    else:
+        campaigns = Campaign.objects.filter(memberships__user=request.user)
+    campaigns = campaigns.annotate(
+        n_members=Count("memberships", distinct=True), n_kingdoms=Count("kingdoms", distinct=True)
+    ).order_by("name")
+    roles = dict(
+        Membership.objects.filter(user=request.user).values_list("campaign_id", "role")
+    )
+    rows = [(c, Role(roles[c.pk]).label if c.pk in roles else "Site admin") for c in campaigns]
+    return render(request, "campaign/home.html", {"rows": rows})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create(request: HttpRequest) -> HttpResponse:
+    form = CampaignCreateForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        seed = None
+        if data["random_map"]:
+            seed = data["seed"] if data["seed"] is not None else services.random_seed()
+        try:
+            campaign = services.create_campaign(
+                request.user,
+                name=data["name"],
+                slug=data["slug"],
+                rule_system=data["rule_system"],
+                description=data["description"],
+                width=data["width"],
+                height=data["height"],
+                orientation=data["orientation"],
+                seed=seed,
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"{campaign.name} is ready. Invite your players next.")
+            return redirect("campaign:members", campaign.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "campaign/create.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def detail(request: HttpRequest, slug: str) -> HttpResponse:
+    access = get_campaign_for(request, slug)
+    campaign = access.campaign
+    kingdoms = (
+        Kingdom.objects.filter(campaign=campaign)
+        .select_related("player__user")
+        .annotate(
+            n_tiles=Count("tiles", distinct=True),
+            n_settlements=Count("tiles", filter=~Q(tiles__settlement=""), distinct=True),
+            n_armies=Count("armies", distinct=True),
+        )
+    )
+    events = visible_events(access)[:8]
+    context = {
+        **tabs_context(access, "overview"),
+        "kingdoms": kingdoms,
+        "events": events,
+        "photos": campaign.photos.all()[:6],
+        "unclaimed": [k for k in kingdoms if k.player_id is None],
+    }
+    return render(request, "campaign/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
+    access: Access = get_campaign_for(request, slug, role=Role.GM)
+    campaign = access.campaign
+    form = CampaignSettingsForm(
+        request.POST if request.method == "POST" else None, system=campaign.system,
+        initial=CampaignSettingsForm.initial_for(campaign),
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.update_campaign(
+                campaign, request.user, name=data["name"], description=data["description"],
+                options=form.options(), paper_size=data["paper_size"], eco_print=data["eco_print"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("campaign:settings", campaign.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "campaign/settings.html",
+                  {**tabs_context(access, "settings"), "form": form}, status=status)

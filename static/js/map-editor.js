@@ -1,0 +1,40 @@
+// The GM's map brush: each tap on a tile sends one paint request and swaps in the redrawn map.
+// Without JavaScript the editor still works: tapping a tile opens its panel with a full form.
+(function () {
+  "use strict";
+
+  function svgPoint(svg, event) {
+    // Edge brushes need to know which side was tapped, so send the point in map units.
+    const pt = svg.createSVGPoint();
+    pt.x = event.clientX;
+    pt.y = event.clientY;
+    return pt.matrixTransform(svg.getScreenCTM().inverse());
+  }
+
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest("#map.editing a.tile");
+    const brushForm = document.getElementById("brush");
+    if (!link || !brushForm || !window.htmx) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const choice = brushForm.querySelector("input[name=brush]:checked");
+    if (!choice) return;
+    const [tool, value] = choice.value.split(":");
+    const values = { tile: link.dataset.tile, tool: tool, value: value || "" };
+    if (tool === "edge") {
+      const p = svgPoint(link.ownerSVGElement, event);
+      values.x = p.x.toFixed(2);
+      values.y = p.y.toFixed(2);
+    }
+    document.getElementById("paint-error").textContent = "";
+    htmx.ajax("POST", brushForm.dataset.paintUrl, {
+      target: "#map", swap: "innerHTML", values: values, indicator: "#paint-indicator",
+    });
+  }, true);
+
+  document.addEventListener("htmx:responseError", function (event) {
+    // A refused stroke (e.g. an unknown kingdom) leaves the map as it was and says why.
+    const box = document.getElementById("paint-error");
+    if (box) box.textContent = event.detail.xhr.responseText.replace(/<[^>]+>/g, "");
+  });
+})();

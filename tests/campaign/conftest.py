@@ -1,0 +1,144 @@
+"""Fixtures and helpers shared by the campaign view tests.
+
+``world`` is one campaign with every persona in place: the GM, two players with their kingdoms
+(Red and Blue), an observer, an unclaimed kingdom (Green), an open invitation and one reversible
+event, plus an outsider, a site admin and a second campaign run by someone else.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from PIL import Image
+
+from battles.models import Army, Ship
+from campaign import services
+from campaign.models import (
+    Campaign,
+    Event,
+    Invitation,
+    Kingdom,
+    Map,
+    Membership,
+    Photo,
+    Role,
+    Tile,
+)
+from tests.conftest import add_member, make_campaign, make_user
+
+PERSONAS = ("anonymous", "outsider", "observer", "player", "other_player", "gm", "admin")
+
+# Every table a campaign's pages can change; a refused request must leave all of them alone.
+DUMPED_MODELS = (
+    User, Campaign, Membership, Invitation, Kingdom, Map, Tile, Photo, Army, Ship, Event,
+)
+
+
+def dump(*, exclude: tuple[type, ...] = ()) -> dict[str, list[dict[str, Any]]]:
+    """Every row of every campaign table, in primary-key order."""
+    rows = {
+        model._meta.label: list(model.objects.order_by("pk").values())
+        for model in DUMPED_MODELS
+        if model not in exclude
+    }
+    for user in rows.get("auth.User", []):
+        user.pop("last_login")  # logging a test client in stamps it
+    return rows
+
+
+def image_bytes(size: tuple[int, int] = (40, 30), fmt: str = "PNG", colour: str = "red",
+                name: str | None = None) -> io.BytesIO:
+    buffer = io.BytesIO()
+    Image.new("RGB", size, colour).save(buffer, format=fmt)
+    buffer.seek(0)
+    buffer.name = name or f"image.{fmt.lower()}"
+    return buffer
+
+
+def named(data: bytes, name: str) -> io.BytesIO:
+    buffer = io.BytesIO(data)
+    buffer.name = name
+    return buffer
+
+
+def noise_png(min_bytes: int) -> io.BytesIO:
+    """A PNG of random noise (it does not compress) of at least ``min_bytes``."""
+    side = math.isqrt(min_bytes // 3) + 16
+    image = Image.frombytes("RGB", (side, side), random.Random(side).randbytes(side * side * 3))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=0)
+    assert buffer.tell() >= min_bytes
+    buffer.seek(0)
+    buffer.name = "noise.png"
+    return buffer
+
+
+def error_text(response: Any) -> str:
+    """The visible text of a response, tags removed and whitespace collapsed."""
+    text = re.sub(r"<[^>]+>", " ", response.content.decode())
+    return " ".join(text.split()).replace("&#x27;", "'").replace("&quot;", '"')
+
+
+@dataclass
+class World:
+    campaign: Campaign
+    gm: User
+    player: User
+    other_player: User
+    observer: User
+    outsider: User
+    admin: User
+    red: Kingdom
+    blue: Kingdom
+    green: Kingdom
+    invitation: Invitation
+    undoable: Event
+    elsewhere: Campaign
+
+    def user(self, persona: str) -> User | None:
+        return None if persona == "anonymous" else getattr(self, persona)
+
+    def membership(self, user: User) -> Membership:
+        return Membership.objects.get(campaign=self.campaign, user=user)
+
+    def client(self, persona: str) -> Client:
+        client = Client()
+        user = self.user(persona)
+        if user is not None:
+            client.force_login(user)
+        return client
+
+
+@pytest.fixture
+def world(gm: User, campaign: Campaign, player: User, other_player: User, observer: User,
+          outsider: User, admin_user: User) -> World:
+    green = Kingdom.objects.create(campaign=campaign, name="Green", colour="#00aa00")
+    invitation = services.create_invitation(campaign, gm, role=Role.PLAYER, single_use=True)
+    undoable = campaign.events.order_by("-seq").first()
+    assert undoable is not None and undoable.kind == "invitation.created"
+    stranger = make_user("stranger")
+    elsewhere = make_campaign(stranger, slug="elsewhere", seed=None, width=4, height=4)
+    add_member(elsewhere, make_user("far-player"), Role.PLAYER)
+    return World(
+        campaign=campaign,
+        gm=gm,
+        player=player,
+        other_player=other_player,
+        observer=observer,
+        outsider=outsider,
+        admin=admin_user,
+        red=Kingdom.objects.get(campaign=campaign, name="Red"),
+        blue=Kingdom.objects.get(campaign=campaign, name="Blue"),
+        green=green,
+        invitation=invitation,
+        undoable=undoable,
+        elsewhere=elsewhere,
+    )

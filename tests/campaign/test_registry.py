@@ -1,0 +1,186 @@
+"""Every registered rule system loads, meets the interface, and its campaigns work."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.template.loader import get_template
+from django.test import Client
+from django.urls import reverse
+
+from campaign import services
+from campaign.models import Campaign, Kingdom, Tile
+from campaign.rulesystems import (
+    REGISTRY,
+    RETIRED_SYSTEM,
+    TEMPLATE_SLOTS,
+    RuleSystem,
+    choices,
+    get_system,
+)
+from tests.conftest import make_campaign
+
+ROOT = Path(__file__).resolve().parents[2]
+SLUGS = sorted(REGISTRY)
+
+
+def test_registry_is_not_empty() -> None:
+    assert SLUGS
+    assert choices() == [(slug, get_system(slug).label) for slug in REGISTRY]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_system_loads_and_is_registered_under_its_slug(slug: str) -> None:
+    system = get_system(slug)
+    assert isinstance(system, RuleSystem)
+    assert system.slug == slug
+    assert system.read_only is False
+    assert system.label and system.summary
+    assert get_system(slug) is system  # loaded once
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_options_have_working_defaults(slug: str) -> None:
+    system = get_system(slug)
+    names = [spec.name for spec in system.options]
+    assert len(names) == len(set(names))
+    assert system.parse_options({}) == {spec.name: spec.default for spec in system.options}
+    assert system.parse_options(None) == system.parse_options({})
+    for spec in system.options:
+        assert spec.kind in ("bool", "int", "choice"), spec.name
+        assert spec.parse(spec.default) == spec.default, spec.name
+        if spec.kind == "choice":
+            assert spec.default in [key for key, _ in spec.choices]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_options_refuse_unknown_keys_and_bad_values(slug: str) -> None:
+    from campaign.rules.options import OptionError
+
+    system = get_system(slug)
+    with pytest.raises(OptionError, match="Unknown option"):
+        system.parse_options({"no_such_option": 1})
+    for spec in system.options:
+        bad: Any = "not-a-valid-value" if spec.kind != "choice" else 12345
+        with pytest.raises(OptionError):
+            spec.parse(bad)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slot", TEMPLATE_SLOTS)
+def test_every_template_slot_exists(slug: str, slot: str) -> None:
+    name = get_system(slug).template(slot)
+    assert get_template(name).template.name == name
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_system_has_terrains_and_resources(slug: str) -> None:
+    system = get_system(slug)
+    assert system.terrains and system.resources
+    slugs = [t.slug for t in system.terrains]
+    assert len(slugs) == len(set(slugs))
+    for terrain in system.terrains:
+        assert system.terrain(terrain.slug) is terrain
+        assert terrain.colour.startswith("#") and len(terrain.colour) in (4, 7)
+    assert system.palette() == {t.slug: t.colour for t in system.terrains}
+    style = system.map_style
+    assert style.kind in ("hex", "square", "territory")
+    for name in ("water_terrain", "mountain_terrain", "forest_terrain"):
+        value = getattr(style, name)
+        assert value is None or value in slugs
+    for terrain_slug, weight in style.generator_terrains:
+        assert terrain_slug in slugs and weight > 0
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_rules_modules_import(slug: str) -> None:
+    system = get_system(slug)
+    assert system.rules_modules
+    for area, module_name in system.rules_modules.items():
+        assert system.rules(area) is importlib.import_module(module_name)
+
+
+def _modules() -> list[tuple[str, str]]:
+    return [(slug, name) for slug in SLUGS for name in get_system(slug).rules_modules.values()]
+
+
+@pytest.mark.parametrize(("slug", "module_name"), _modules())
+def test_rules_modules_are_pure(slug: str, module_name: str) -> None:
+    """A rules module imports no Django, directly or through anything it imports."""
+    code = (
+        f"import {module_name}, sys; "
+        "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+    source = Path(importlib.import_module(module_name).__file__).read_text()
+    assert "import django" not in source and "from django" not in source
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_campaign_of_each_system_works(slug: str, gm: Any) -> None:
+    campaign = services.create_campaign(gm, name="Registry check", slug="registry-check",
+                                        rule_system=slug, width=6, height=5, seed=3)
+    system = campaign.system
+    assert campaign.options == system.parse_options({})
+    tiles = Tile.objects.filter(map__campaign=campaign)
+    assert tiles.count() == 30
+    assert set(tiles.values_list("terrain", flat=True)) <= {t.slug for t in system.terrains}
+    kingdom = Kingdom.objects.create(campaign=campaign, name="Test", colour="#123456")
+    client = Client()
+    client.force_login(gm)
+    label = tiles.order_by("label").first().label
+    for name, args in [
+        ("detail", []), ("map", []), ("map_svg", []), ("map_edit", []), ("tile", [label]),
+        ("chronicle", []), ("members", []), ("settings", []), ("photos", []),
+        ("kingdom", [kingdom.pk]), ("kingdom_edit", [kingdom.pk]), ("kingdom_create", []),
+        ("play", []),
+    ]:
+        response = client.get(reverse(f"campaign:{name}", args=[campaign.slug, *args]))
+        assert response.status_code == 200, name
+    htmx = client.get(reverse("campaign:tile", args=[campaign.slug, label]),
+                      headers={"HX-Request": "true"})
+    assert htmx.status_code == 200
+    # The settings form offers one field per option.
+    body = client.get(reverse("campaign:settings", args=[campaign.slug])).content.decode()
+    for spec in system.options:
+        assert f'name="opt_{spec.name}"' in body
+
+
+def test_unknown_slug_gives_the_retired_stand_in() -> None:
+    system = get_system("no-such-system")
+    assert system is RETIRED_SYSTEM
+    assert system.read_only is True
+    assert system.parse_options({}) == {}
+    for slot in TEMPLATE_SLOTS:
+        assert get_template(system.template(slot)).template.name == "campaign/systems/retired.html"
+
+
+def test_new_campaign_of_an_unknown_system_is_refused(gm: Any) -> None:
+    with pytest.raises(services.ServiceError, match="Unknown rule system 'no-such-system'."):
+        services.create_campaign(gm, name="X", slug="x", rule_system="no-such-system")
+    assert not Campaign.objects.filter(slug="x").exists()
+
+
+def test_campaign_of_a_retired_system_stays_readable(gm: Any) -> None:
+    campaign = make_campaign(gm, slug="old-one")
+    kingdom = Kingdom.objects.create(campaign=campaign, name="Old", colour="#123456")
+    Campaign.objects.filter(pk=campaign.pk).update(rule_system="long-gone")
+    client = Client()
+    client.force_login(gm)
+    for name, args in [("detail", []), ("map", []), ("map_svg", []), ("tile", ["0101"]),
+                       ("chronicle", []), ("members", []), ("photos", []),
+                       ("kingdom", [kingdom.pk])]:
+        response = client.get(reverse(f"campaign:{name}", args=["old-one", *args]))
+        assert response.status_code == 200, name
+    body = client.get(reverse("campaign:tile", args=["old-one", "0101"])).content.decode()
+    assert "rule system is no longer available" in body
