@@ -1,0 +1,476 @@
+"""Summer C) Battle: choosing battles (MK-BSEL), their type (MK-BTYPE), and entering results
+(MK-RESULT, MK-LAND-4 slaughter with MK-AMB-6).
+
+In player order a player picks a tile and an opponent; that makes a pending ``Battle`` row. The
+battle is then fought at the table (or, later, in the app) and the GM enters its result here:
+the chooser's win, loss or draw and the tokens the battle removed. ``battle_results`` says what
+follows: control, on-side flags, tokens destroyed for want of a retreat tile, and retreats. A
+retreat with one legal tile is made at once; where there is a choice, the owner (or the GM)
+picks the tile. A tile with a pending battle cannot be chosen again until that battle is over;
+battles on other tiles may be chosen meanwhile, so several tables can play at once.
+"""
+
+from __future__ import annotations
+
+
+from typing import Any
+
+from django.db import transaction
+
+from battles.models import Army, Battle, Ship
+from battles.rules import mighty_kingdoms as mkb
+from battles.services import reveal_lists
+from campaign.chronicle import Recorder
+from campaign.models import Kingdom
+from campaign.rules import mighty_kingdoms as mk
+from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.state import MKState, load_state
+from campaign.systems.mighty_kingdoms.summer_common import (
+    all_movers,
+    cache_of,
+    kingdom_name,
+    label_of,
+    month_battles,
+    require_phase,
+    require_turn,
+    token_rows,
+    token_title,
+)
+
+KIND_NAMES = {
+    mkb.BattleKind.NAVAL.value: "naval battle",
+    mkb.BattleKind.LAND.value: "land battle",
+    mkb.BattleKind.LAND_WATER.value: "land/water battle",
+    mkb.BattleKind.SLAUGHTER.value: "slaughter",
+}
+MODE_NAMES = {"kow": "Kings of War", "simple": "Simple battle"}
+RESULTS = tuple(r.value for r in mkb.Result)
+MIRROR = {"win": "loss", "loss": "win", "draw": "draw"}
+
+
+def kind_name(kind: str, mode: str = "") -> str:
+    name = KIND_NAMES.get(kind, kind)
+    if kind == mkb.BattleKind.LAND.value and mode in MODE_NAMES:
+        name += f" ({MODE_NAMES[mode]})"
+    return name
+
+
+# -- the forces on the map --------------------------------------------------------------------
+
+
+def forces(state: MKState) -> dict[str, mkb.TileForces]:
+    """Every tile holding tokens, with its controller (None for open water and towers)."""
+    cache = cache_of(state)
+    if "forces" not in cache:
+        position = {pk: i for i, pk in enumerate(state.order)}
+        by_tile: dict[str, list[mkb.Token]] = {}
+        for mover in all_movers(state).values():
+            by_tile.setdefault(mover.tile, []).append(
+                mkb.Token(mover.key, mover.kingdom, mover.kind, upright=not mover.on_side))
+        result = {}
+        for label in sorted(by_tile):
+            tile = state.map.tile(label)
+            controller = None if tile.is_open_water or tile.wizard_tower else tile.controller
+            tokens = sorted(by_tile[label], key=lambda t: (position.get(t.kingdom, 99), t.id))
+            result[label] = mkb.TileForces(label, controller, tuple(tokens))
+        cache["forces"] = result
+    return cache["forces"]
+
+
+def pending_battles(state: MKState) -> list[Battle]:
+    return [b for b in month_battles(state) if b.status == Battle.Status.PENDING]
+
+
+def free_forces(state: MKState) -> list[mkb.TileForces]:
+    """Tiles where a battle may be chosen now: those without a pending battle."""
+    busy = {label_of(state, b.tile_id) for b in pending_battles(state)}
+    return [tf for label, tf in forces(state).items() if label not in busy]
+
+
+def battle_turn(state: MKState) -> int | None:
+    """MK-BSEL-1/5: whose turn it is to choose a battle (players with no tile are skipped)."""
+    battles = month_battles(state)
+    previous = battles[-1].chooser_id if battles else None
+    return mkb.next_chooser(free_forces(state), state.order, previous)
+
+
+def battle_blockers(state: MKState) -> list[str]:
+    missing = []
+    for battle in pending_battles(state):
+        label = label_of(state, battle.tile_id)
+        if not battle.result_chooser:
+            missing.append(
+                f"The battle at {label} ({kingdom_name(state, battle.chooser_id)} against "
+                f"{kingdom_name(state, battle.opponent_id)}) waits for its result (MK-RESULT)."
+            )
+        for entry in (battle.data or {}).get("retreats", {}).values():
+            missing.append(f"{entry['name']} must retreat from {label}: "
+                           f"{kingdom_name(state, entry['kingdom'])} chooses where (MK-RESULT-5).")
+    for tf in free_forces(state):
+        choosers = mkb.choosers_in_tile(tf)
+        if choosers:
+            names = " or ".join(kingdom_name(state, k) for k in choosers)
+            missing.append(f"At {tf.label}, {names} may still choose a battle (MK-BSEL-5).")
+    return missing
+
+
+def token_names(state: MKState) -> dict[str, str]:
+    return {key: token_title(state, mover) for key, mover in all_movers(state).items()}
+
+
+# -- choosing ---------------------------------------------------------------------------------
+
+
+def _defended_settlement(state: MKState, label: str) -> str:
+    tile = state.map.tile(label)
+    if tile.settlement == mk.CITY and any(
+        k.capital_tile == label for k in state.kingdoms.values()
+    ):
+        return "capital"
+    return tile.settlement
+
+
+def battle_setup(state: MKState, tf: mkb.TileForces, chooser: int, opponent: int,
+                 kind: mkb.BattleKind) -> dict[str, Any]:
+    """MK-BOARD-1 and MK-DEF-1..4 for a Kings of War land battle: table size and who may alter
+    the table, and how much. Other battles need neither."""
+    if kind is not mkb.BattleKind.LAND or state.options.battle_mode != "kow":
+        return {}
+    fighting = {
+        side: len(mkb.fighting_tokens(tf.tokens_of(side), kind)) for side in (chooser, opponent)
+    }
+    board = mkb.board_size(fighting[chooser], fighting[opponent])
+    defending = [k for k in (chooser, opponent) if any(
+        a.defending and a.tile == tf.label and a.kingdom == k for a in state.armies)]
+    benefit = mkb.defended_tile_benefit(_defended_settlement(state, tf.label), tf.controller,
+                                        defending)
+    setup: dict[str, Any] = {"board": board.label, "defended": None}
+    if benefit is not None:
+        allowance = benefit.allowance
+        setup["defended"] = {
+            "kingdom": benefit.kingdom, "row": allowance.row.value,
+            "adjust_pieces": allowance.adjust_pieces,
+            "blocking_or_difficult": allowance.blocking_or_difficult,
+            "obstacles": allowance.obstacles, "objectives": allowance.objectives,
+            "objective_vp": allowance.objective_vp,
+        }
+    return setup
+
+
+def choose_battle(kingdom: Kingdom, user: Any, label: str, opponent_id: int,
+                  call_naval: bool = False) -> Battle:
+    """MK-BSEL-1..6, MK-BTYPE-1/2, MK-AMB-11: on its turn a kingdom picks a tile and an enemy
+    there; the battle waits for its result."""
+    with transaction.atomic():
+        state = load_state(kingdom.campaign, lock=True)
+        require_phase(state, "C")
+        name = kingdom_name(state, kingdom.pk)
+        if any(label_of(state, b.tile_id) == label for b in pending_battles(state)):
+            raise ServiceError(f"The battle at {label} must be finished before another is "
+                               "chosen there.")
+        require_turn(state, kingdom, battle_turn(state), "MK-BSEL-1",
+                     "No tile is left where a battle can be chosen (MK-BSEL-5).")
+        tf = forces(state).get(label)
+        if tf is None or not mkb.may_choose_battle_in(tf, kingdom.pk):
+            raise ServiceError(f"{name} cannot choose a battle at {label}: that needs an upright "
+                               "army or ship of yours there and an enemy token (MK-BSEL-1).")
+        allowed = mkb.legal_opponents(tf, kingdom.pk)
+        if opponent_id not in allowed:
+            must = " or ".join(kingdom_name(state, k) for k in allowed)
+            raise ServiceError(f"At {label} {name} must fight {must}: enemies with upright tokens "
+                               "come first, and among them the tile's controller (MK-BSEL-2).")
+        try:
+            btype = mkb.battle_type(tf, kingdom.pk, opponent_id, call_naval=call_naval)
+        except mkb.BattleError as exc:
+            raise ServiceError(str(exc)) from exc
+        names = token_names(state)
+        mode = state.options.battle_mode
+        data = {
+            "legal_kinds": [k.value for k in btype.legal_kinds],
+            "chooser_fighters": list(btype.chooser_fighters),
+            "opponent_fighters": list(btype.opponent_fighters),
+            "tokens": {t.id: names.get(t.id, t.id) for t in tf.tokens
+                       if t.kingdom in (kingdom.pk, opponent_id)},
+            **battle_setup(state, tf, kingdom.pk, opponent_id, btype.kind),
+        }
+        campaign = state.campaign
+        seq = max((b.seq for b in month_battles(state)), default=0) + 1
+        rule = "MK-LAND-4" if btype.kind is mkb.BattleKind.SLAUGHTER else "MK-BTYPE-1"
+        summary = (f"{name} chooses to fight {kingdom_name(state, opponent_id)} at {label}: "
+                   f"a {kind_name(btype.kind.value, mode)} (MK-BSEL-2, {rule}).")
+        if data.get("board"):
+            summary += f" Board {data['board']} (MK-BOARD-1)."
+        with Recorder(campaign, user, "summer.battle", summary) as rec:
+            battle = rec.create(Battle(
+                campaign=campaign, year=campaign.year, month=campaign.month, seq=seq,
+                tile=state.tile_rows[label], kind=btype.kind.value, mode=mode,
+                chooser=state.kingdom_rows[kingdom.pk],
+                opponent=state.kingdom_rows[opponent_id], data=data,
+            ))
+            # MK-SETUP-7: once an army fights, every player may read the lists in the battle.
+            reveal_lists(battle, rec)
+        return battle  # type: ignore[return-value]
+
+
+# -- results ----------------------------------------------------------------------------------
+
+
+def neighbours(state: MKState, label: str) -> list[mkb.Neighbour]:
+    """MK-AMB-16: the battle tile's neighbours as plain data for ``battle_results``: who holds
+    them, whether an army or a ship could go there, and who stands there."""
+    tile = state.map.tile(label)
+    army_ok = set(mk.legal_move_destinations(mk.Mover(mk.ARMY, 0, label), state.map,
+                                             state.options))
+    ship_ok = set(mk.legal_move_destinations(mk.Mover(mk.SHIP, 0, label), state.map,
+                                             state.options))
+    present: dict[str, set[Any]] = {}
+    ships: dict[str, set[Any]] = {}
+    for mover in all_movers(state).values():
+        present.setdefault(mover.tile, set()).add(mover.kingdom)
+        if mover.ship is not None:
+            ships.setdefault(mover.tile, set()).add(mover.kingdom)
+    result = []
+    for n in tile.neighbours:
+        other = state.map.get(n)
+        if other is None:
+            continue
+        controller = None if other.is_open_water or other.wizard_tower else other.controller
+        result.append(mkb.Neighbour(
+            n, controller, army_can_enter=n in army_ok, ship_can_enter=n in ship_ok,
+            open_water=other.is_open_water, ship_kingdoms=frozenset(ships.get(n, ())),
+            kingdoms_present=frozenset(present.get(n, ())),
+        ))
+    return result
+
+
+def _remove(state: MKState, rec: Recorder, mover: mk.Mover) -> None:
+    # A sunk pair loses its army too (MK-NAVAL-3): delete the ship, then the army.
+    for row in sorted(token_rows(state, mover), key=lambda r: isinstance(r, Army)):
+        rec.delete(row)
+
+
+def _move(state: MKState, rec: Recorder, mover: mk.Mover, label: str, on_side: bool) -> None:
+    for row in token_rows(state, mover):
+        if isinstance(row, Army):
+            # MK-AMB-7: a defend marker is lost when the army leaves its tile.
+            rec.update(row, tile=state.tile_rows[label], on_side=on_side, defending=False)
+        elif isinstance(row, Ship):
+            rec.update(row, tile=state.tile_rows[label], on_side=on_side)
+
+
+def enter_result(battle_id: int, user: Any, campaign: Any, *, result: str = "",
+                 removed: list[str] | None = None, slaughtered: str = "") -> Battle:
+    """MK-RESULT-1..5, MK-LAND-4, MK-AMB-6: the GM enters how a battle ended.
+
+    ``result`` is the chooser's win, loss or draw (the opponent gets the mirror); ``removed``
+    lists the tokens the battle itself took off (sunk ships, destroyed Simple armies). For a
+    slaughter, ``slaughtered`` is the token its owner gave up: the chooser wins.
+    """
+    with transaction.atomic():
+        state = load_state(campaign, lock=True)
+        require_phase(state, "C")
+        battle = next((b for b in month_battles(state) if b.pk == battle_id), None)
+        if battle is None:
+            raise ServiceError("There is no such battle this month.")
+        if battle.result_chooser:
+            raise ServiceError("This battle's result has already been entered.")
+        label = label_of(state, battle.tile_id)
+        chooser, opponent = battle.chooser_id, battle.opponent_id
+        tf = forces(state).get(label) or mkb.TileForces(label, None)
+        names = token_names(state)
+        movers = all_movers(state)
+        if battle.kind == mkb.BattleKind.SLAUGHTER.value:
+            if slaughtered not in {t.id for t in tf.tokens_of(opponent)}:
+                raise ServiceError(f"Choose which of {kingdom_name(state, opponent)}'s tokens on "
+                                   f"{label} is given up (MK-LAND-4, MK-AMB-6).")
+            try:
+                done = mkb.slaughter(tf.tokens_of(opponent), slaughtered)
+            except mkb.BattleError as exc:
+                raise ServiceError(str(exc)) from exc
+            gone = [done.removed]
+            outcomes = done.outcome.by_kingdom(chooser, opponent)
+        else:
+            if result not in RESULTS:
+                raise ServiceError("Say whether the chooser won, lost or drew (MK-RESULT).")
+            gone = list(dict.fromkeys(removed or []))
+            sides = {t.id for t in tf.tokens if t.kingdom in (chooser, opponent)}
+            strangers = [key for key in gone if key not in sides]
+            if strangers:
+                raise ServiceError(f"{names.get(strangers[0], strangers[0])} did not fight at "
+                                   f"{label}.")
+            outcomes = {chooser: mkb.Result(result), opponent: mkb.Result(MIRROR[result])}
+        after = mkb.TileForces(label, tf.controller,
+                               tuple(t for t in tf.tokens if t.id not in gone))
+        try:
+            results = mkb.battle_results(after, outcomes, neighbours(state, label),
+                                         open_water=state.map.tile(label).is_open_water)
+        except mkb.BattleError as exc:
+            raise ServiceError(str(exc)) from exc
+        chooser_result = outcomes[chooser].value
+        summary = (f"Battle at {label}: {kingdom_name(state, chooser)} "
+                   f"{_verb(chooser_result)} against {kingdom_name(state, opponent)}.")
+        rec = Recorder(state.campaign, user, "summer.battle_result", summary)
+        story: list[str] = []
+        for key in gone:
+            _remove(state, rec, movers[key])
+            story.append(f"{names[key]} is lost in the fighting"
+                         + (" (MK-LAND-4)." if slaughtered else "."))
+        if results.control_changed:
+            new = results.controller_after
+            rec.update(state.tile_rows[label],
+                       controller=state.kingdom_rows.get(new) if new is not None else None)
+            story.append(f"{label} now belongs to {kingdom_name(state, new)} (MK-RESULT-3).")
+        pending: dict[str, Any] = {}
+        destroyed, retreated = [], []
+        for fate in results.fates:
+            mover = movers[fate.token_id]
+            if fate.fate is mkb.Fate.DESTROYED:
+                _remove(state, rec, mover)
+                destroyed.append(names[fate.token_id])
+                story.append(f"{names[fate.token_id]} has nowhere to go and is destroyed "
+                             "(MK-RESULT-1/2).")
+            elif fate.fate is mkb.Fate.RETREAT and len(fate.options) == 1:
+                _move(state, rec, mover, fate.options[0], fate.on_side_after)
+                retreated.append([names[fate.token_id], fate.options[0]])
+                story.append(_retreat_text(names[fate.token_id], fate.options[0],
+                                           fate.on_side_after))
+            elif fate.fate is mkb.Fate.RETREAT:
+                pending[fate.token_id] = {
+                    "kingdom": fate.kingdom, "name": names[fate.token_id],
+                    "options": sorted(fate.options),
+                    "crowded": sorted(fate.crowded_options),
+                    "on_side": fate.on_side_after,
+                }
+                story.append(f"{names[fate.token_id]} must retreat to "
+                             f"{' or '.join(sorted(fate.options))} (MK-RESULT-5).")
+        rec.summary = " ".join([summary, *story])
+        data = {
+            **(battle.data or {}),
+            "removed": [names[k] for k in gone], "destroyed": destroyed,
+            "retreated": retreated, "retreats": pending,
+            "control": [results.controller_before, results.controller_after],
+        }
+        rec.update(battle, result_chooser=chooser_result,
+                   result_opponent=outcomes[opponent].value, data=data,
+                   status=Battle.Status.PENDING if pending else Battle.Status.RESOLVED)
+        rec.finish()
+        return battle
+
+
+def _verb(result: str) -> str:
+    return {"win": "wins", "loss": "loses", "draw": "draws"}[result]
+
+
+def _retreat_text(name: str, label: str, on_side: bool) -> str:
+    lying = ", and lies on its side" if on_side else ""
+    return f"{name} retreats to {label}{lying} (MK-RESULT-1/2)."
+
+
+def choose_retreats(kingdom: Kingdom, user: Any, battle_id: int,
+                    choices: dict[str, str]) -> Battle:
+    """MK-RESULT-5, MK-AMB-16: the owner picks where each of its retreating tokens goes."""
+    with transaction.atomic():
+        state = load_state(kingdom.campaign, lock=True)
+        require_phase(state, "C")
+        battle = next((b for b in month_battles(state) if b.pk == battle_id), None)
+        if battle is None:
+            raise ServiceError("There is no such battle this month.")
+        pending = dict((battle.data or {}).get("retreats", {}))
+        mine = {k: v for k, v in pending.items() if v["kingdom"] == kingdom.pk}
+        if not mine:
+            raise ServiceError(f"{kingdom_name(state, kingdom.pk)} has no token to retreat "
+                               "from this battle.")
+        choices = {k: v for k, v in choices.items() if v}
+        if not choices:
+            raise ServiceError("Choose a tile for a retreating token (MK-RESULT-5).")
+        for key, label in choices.items():
+            entry = mine.get(key)
+            if entry is None:
+                raise ServiceError("That token has no retreat to choose here (MK-RESULT-5).")
+            if label not in entry["options"]:
+                raise ServiceError(
+                    f"{entry['name']} cannot retreat to {label}; it may go to "
+                    f"{' or '.join(entry['options'])}: an adjacent tile of its kingdom it can "
+                    "enter, or open water without enemy ships for a ship (MK-AMB-16)."
+                )
+        movers = all_movers(state)
+        label_here = label_of(state, battle.tile_id)
+        rec = Recorder(state.campaign, user, "summer.retreat", "")
+        story = []
+        for key, label in choices.items():
+            entry = pending.pop(key)
+            mover = movers.get(key)
+            if mover is not None:
+                _move(state, rec, mover, label, entry["on_side"])
+                story.append(_retreat_text(entry["name"], label, entry["on_side"]))
+        rec.summary = f"After the battle at {label_here}: " + " ".join(story)
+        retreated = list((battle.data or {}).get("retreated", []))
+        retreated += [[mine[k]["name"], v] for k, v in choices.items()]
+        rec.update(battle, data={**battle.data, "retreats": pending, "retreated": retreated},
+                   status=Battle.Status.PENDING if pending else Battle.Status.RESOLVED)
+        rec.finish()
+        return battle
+
+
+# -- what the play page shows -----------------------------------------------------------------
+
+
+def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[str, Any]:
+    rows = state.kingdom_rows
+    names = token_names(state)
+    movers = all_movers(state)
+    mode = state.options.battle_mode
+    busy = {label_of(state, b.tile_id): b for b in pending_battles(state)}
+    contested = []
+    for label, tf in forces(state).items():
+        if not mkb.is_contested(tf):
+            continue
+        sides = [(rows[k], [(movers[t.id].name, t.upright) for t in tf.tokens_of(k)])
+                 for k in tf.kingdoms]
+        choices = []
+        for chooser in mkb.choosers_in_tile(tf):
+            options = []
+            for opp in mkb.legal_opponents(tf, chooser):
+                btype = mkb.battle_type(tf, chooser, opp)
+                naval = (mkb.BattleKind.NAVAL in btype.legal_kinds
+                         and btype.kind is not mkb.BattleKind.NAVAL)
+                options.append({"opponent": rows[opp], "kind": kind_name(btype.kind.value, mode),
+                                "naval": naval})
+            choices.append({"chooser": rows[chooser], "options": options})
+        contested.append({"label": label, "controller": rows.get(tf.controller),
+                          "sides": sides, "choices": choices, "busy": label in busy})
+    mine: list[dict[str, Any]] = []
+    if actor is not None:
+        for entry in contested:
+            if entry["busy"]:
+                continue
+            for choice in entry["choices"]:
+                if choice["chooser"].pk == actor.pk:
+                    mine.append({"label": entry["label"], "options": choice["options"]})
+    battles = []
+    for battle in month_battles(state):
+        label = label_of(state, battle.tile_id)
+        data = battle.data or {}
+        tf = forces(state).get(label)
+        fighting = [t for t in (tf.tokens if tf else ())
+                    if t.kingdom in (battle.chooser_id, battle.opponent_id)]
+        defended = data.get("defended")
+        retreats = [
+            {"key": key, **entry, "owner": rows.get(entry["kingdom"])}
+            for key, entry in data.get("retreats", {}).items()
+            if access.is_gm or (access.kingdom and access.kingdom.pk == entry["kingdom"])
+        ]
+        battles.append({
+            "row": battle, "label": label, "chooser": rows.get(battle.chooser_id),
+            "opponent": rows.get(battle.opponent_id), "kind": kind_name(battle.kind, battle.mode),
+            "slaughter": battle.kind == mkb.BattleKind.SLAUGHTER.value,
+            "board": data.get("board"),
+            "defended": defended, "defender": rows.get(defended["kingdom"]) if defended else None,
+            "tokens": [(t.id, names.get(t.id, t.id), rows.get(t.kingdom)) for t in fighting],
+            "victims": [(t.id, names.get(t.id, t.id)) for t in fighting
+                        if t.kingdom == battle.opponent_id],
+            "retreats": retreats,
+            "waiting": not battle.result_chooser,
+        })
+    return {"summer_contested": contested, "summer_battle_choices": mine,
+            "summer_battles": battles}

@@ -1,0 +1,206 @@
+"""Summer C) Battle through the services: choosing (MK-BSEL, MK-BTYPE), results (MK-RESULT),
+retreats, slaughter (MK-LAND-4, MK-AMB-6), board size and defended tiles (MK-BOARD, MK-DEF)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from battles.models import Army, Battle
+from campaign.models import Event, Kingdom
+from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms import phases, summer
+from campaign.systems.mighty_kingdoms.state import load_state
+from tests.mk.test_summer_scene import Scene, campaign, dump, scene  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+GM_VIEW = SimpleNamespace(is_gm=True, kingdom=None)
+
+
+def last_event(scene: Scene) -> Event:
+    return Event.objects.filter(campaign=scene.campaign).order_by("-seq").first()
+
+
+@pytest.fixture
+def clash(scene: Scene) -> Scene:
+    """Red army #2 has marched into Blue's village 0504, where Blue army #1 stands."""
+    Army.objects.filter(kingdom=scene.red, number=2).update(tile=scene.tile("0504"))
+    scene.at("C")
+    return scene
+
+
+def test_tv_mk_12_battle_selection_on_a_real_campaign(scene: Scene) -> None:
+    green = Kingdom.objects.create(campaign=scene.campaign, name="Green", order_position=3)
+    gold = Kingdom.objects.create(campaign=scene.campaign, name="Gold", order_position=4)
+    scene.set_tile("0504", controller=gold)
+    Army.objects.filter(kingdom=scene.red, number=2).update(tile=scene.tile("0504"))
+    scene.army(green, 1, "0504", on_side=True)
+    gold_army = scene.army(gold, 1, "0504")
+    scene.at("C")
+    context = summer.play_context(load_state(scene.campaign), GM_VIEW)
+    (tile,) = context["summer_contested"]
+    assert tile["label"] == "0504" and tile["controller"].name == "Gold"
+    choices = {c["chooser"].name: [o["opponent"].name for o in c["options"]]
+               for c in tile["choices"]}
+    assert choices == {"Red": ["Gold"], "Blue": ["Gold"], "Gold": ["Red", "Blue"]}
+    assert context["summer_actor"].name == "Red"
+    before = dump()
+    with pytest.raises(ServiceError, match="At 0504 Red must fight Gold"):
+        summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    with pytest.raises(ServiceError, match="It is Red's turn"):
+        summer.choose_battle(scene.blue, scene.other, "0504", gold.pk)
+    assert dump() == before
+    # Had Gold not been present, Red could pick Blue only (Green has nothing upright).
+    gold_army.delete()
+    context = summer.play_context(load_state(scene.campaign), GM_VIEW)
+    red_choice = next(c for c in context["summer_contested"][0]["choices"]
+                      if c["chooser"].name == "Red")
+    assert [o["opponent"].name for o in red_choice["options"]] == ["Blue"]
+
+
+def test_mk_bsel_choosing_makes_a_pending_kow_land_battle(clash: Scene) -> None:
+    scene = clash
+    Army.objects.filter(kingdom=scene.blue, number=1).update(defending=True)
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    battle = Battle.objects.get(pk=battle.pk)
+    assert (battle.kind, battle.mode, battle.status, battle.seq) == ("land", "kow", "pending", 1)
+    assert (battle.chooser_id, battle.opponent_id, battle.tile.label) == (
+        scene.red.pk, scene.blue.pk, "0504")
+    assert battle.data["board"] == "4'x4'"
+    assert battle.data["defended"] == {
+        "kingdom": scene.blue.pk, "row": "village", "adjust_pieces": 0,
+        "blocking_or_difficult": 1, "obstacles": 2, "objectives": 0, "objective_vp": 1}
+    assert last_event(scene).summary == (
+        "Red chooses to fight Blue at 0504: a land battle (Kings of War) (MK-BSEL-2, "
+        "MK-BTYPE-1). Board 4'x4' (MK-BOARD-1).")
+    with pytest.raises(ServiceError) as refused:
+        phases.advance(scene.campaign, scene.gm)
+    assert "The battle at 0504 (Red against Blue) waits for its result (MK-RESULT)." in str(
+        refused.value)
+    with pytest.raises(ServiceError, match="must be finished before another is chosen there"):
+        summer.choose_battle(scene.blue, scene.other, "0504", scene.red.pk)
+
+
+def test_mk_result_1_3_win_flips_control_and_lays_the_loser_on_its_side(clash: Scene) -> None:
+    scene = clash
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
+    assert scene.tile("0504").controller_id == scene.red.pk
+    blue_army = scene.get_army(scene.blue, 1)
+    assert (blue_army.tile.label, blue_army.on_side) == ("0604", True)
+    battle = Battle.objects.get(pk=battle.pk)
+    assert (battle.result_chooser, battle.result_opponent, battle.status) == (
+        "win", "loss", "resolved")
+    assert battle.data["retreated"] == [["Blue's army #1", "0604"]]
+    assert battle.data["control"] == [scene.blue.pk, scene.red.pk]
+    assert last_event(scene).summary == (
+        "Battle at 0504: Red wins against Blue. 0504 now belongs to Red (MK-RESULT-3). "
+        "Blue's army #1 retreats to 0604, and lies on its side (MK-RESULT-1/2).")
+    assert phases.blockers(load_state(scene.campaign)) == []
+
+
+def test_mk_result_5_the_loser_chooses_between_retreat_tiles(clash: Scene) -> None:
+    scene = clash
+    scene.set_tile("0505", controller=scene.blue, explored=True)
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
+    battle = Battle.objects.get(pk=battle.pk)
+    key = f"army:{scene.get_army(scene.blue, 1).pk}"
+    assert battle.status == "pending"
+    assert battle.data["retreats"] == {key: {
+        "kingdom": scene.blue.pk, "name": "Blue's army #1", "options": ["0505", "0604"],
+        "crowded": [], "on_side": True}}
+    assert phases.blockers(load_state(scene.campaign)) == [
+        "Blue's army #1 must retreat from 0504: Blue chooses where (MK-RESULT-5)."]
+    before = dump()
+    with pytest.raises(ServiceError, match="cannot retreat to 0403; it may go to 0505 or 0604"):
+        summer.choose_retreats(scene.blue, scene.other, battle.pk, {key: "0403"})
+    with pytest.raises(ServiceError, match="Red has no token to retreat"):
+        summer.choose_retreats(scene.red, scene.player, battle.pk, {key: "0505"})
+    assert dump() == before
+    summer.choose_retreats(scene.blue, scene.other, battle.pk, {key: "0505"})
+    blue_army = scene.get_army(scene.blue, 1)
+    assert (blue_army.tile.label, blue_army.on_side) == ("0505", True)
+    assert Battle.objects.get(pk=battle.pk).status == "resolved"
+    assert last_event(scene).summary == ("After the battle at 0504: Blue's army #1 retreats to "
+                                         "0505, and lies on its side (MK-RESULT-1/2).")
+
+
+def test_mk_result_1_no_retreat_tile_destroys_the_token(clash: Scene) -> None:
+    scene = clash
+    scene.set_tile("0604", controller=scene.red)
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
+    assert not Army.objects.filter(kingdom=scene.blue).exists()
+    assert "Blue's army #1 has nowhere to go and is destroyed" in last_event(scene).summary
+
+
+def test_mk_result_2_draw_on_the_opponents_tile_sends_the_chooser_home(clash: Scene) -> None:
+    scene = clash
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="draw")
+    red_army = scene.get_army(scene.red, 2)
+    assert (red_army.tile.label, red_army.on_side) == ("0403", False)
+    assert scene.tile("0504").controller_id == scene.blue.pk
+
+
+def test_mk_result_removed_tokens_leave_the_map_with_the_result(clash: Scene) -> None:
+    scene = clash
+    red_army = scene.get_army(scene.red, 2)
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    before = dump()
+    with pytest.raises(ServiceError, match="Red's army #1 did not fight at 0504"):
+        summer.enter_result(battle.pk, scene.gm, scene.campaign, result="loss",
+                            removed=[f"army:{scene.get_army(scene.red, 1).pk}"])
+    with pytest.raises(ServiceError, match="Say whether the chooser won, lost or drew"):
+        summer.enter_result(battle.pk, scene.gm, scene.campaign, result="")
+    assert dump() == before
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="loss",
+                        removed=[f"army:{red_army.pk}"])
+    assert not Army.objects.filter(pk=red_army.pk).exists()
+    assert Battle.objects.get(pk=battle.pk).data["removed"] == ["Red's army #2"]
+    assert scene.tile("0504").controller_id == scene.blue.pk
+
+
+def test_mk_land_4_slaughter_removes_one_token_and_takes_the_tile(clash: Scene) -> None:
+    scene = clash
+    Army.objects.filter(kingdom=scene.blue, number=1).update(on_side=True)
+    second = scene.army(scene.blue, 2, "0504", on_side=True)
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    assert Battle.objects.get(pk=battle.pk).kind == "slaughter"
+    with pytest.raises(ServiceError, match="Choose which of Blue's tokens on 0504 is given up"):
+        summer.enter_result(battle.pk, scene.gm, scene.campaign,
+                            slaughtered=f"army:{scene.get_army(scene.red, 2).pk}")
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, slaughtered=f"army:{second.pk}")
+    assert not Army.objects.filter(pk=second.pk).exists()
+    first = scene.get_army(scene.blue, 1)
+    assert (first.tile.label, first.on_side) == ("0604", True)
+    assert scene.tile("0504").controller_id == scene.red.pk
+    battle = Battle.objects.get(pk=battle.pk)
+    assert (battle.result_chooser, battle.result_opponent) == ("win", "loss")
+
+
+def test_mk_bsel_5_the_phase_ends_when_no_tile_is_contested(clash: Scene) -> None:
+    scene = clash
+    with pytest.raises(ServiceError, match=r"At 0504, Red or Blue may still choose a battle"):
+        phases.advance(scene.campaign, scene.gm)
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
+    event = phases.advance(scene.campaign, scene.gm)
+    assert event.summary.startswith("Year 1, summer month 1, C) Battle is over.")
+
+
+def test_mk_btype_naval_battle_may_be_called_with_ships_on_both_sides(clash: Scene) -> None:
+    scene = clash
+    scene.set_tile("0504", features=["coast"])
+    scene.ship(scene.red, 1, "0504")
+    scene.ship(scene.blue, 1, "0504")
+    context = summer.play_context(load_state(scene.campaign), GM_VIEW)
+    option = context["summer_battle_choices"][0]["options"][0]
+    assert (option["kind"], option["naval"]) == ("land battle (Kings of War)", True)
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk,
+                                  call_naval=True)
+    battle = Battle.objects.get(pk=battle.pk)
+    assert battle.kind == "naval" and "board" not in battle.data
