@@ -1,0 +1,823 @@
+"""Army lists, units and Unit Strength (Mighty Kingdoms, Kings of War mode): every write.
+
+Each function loads what it needs, asks the rules (``battles/rules/mighty_kingdoms.py``) and writes
+the result in one transaction, through a chronicle ``Recorder`` so a GM can undo it exactly.
+Refusals raise ``ServiceError`` (``ListRefused`` when a whole list breaks the rules, with every
+problem) and change nothing.
+
+A list is a draft while its player builds it unit by unit (or pastes it); fixing it checks the
+whole list and locks it (MK-SETUP-6, MK-RECRUIT-4..6). From then on only losses change it: Unit
+Strength steps after Kings of War battles (MK-US-1..4) and units destroyed at Reform
+(MK-REFORM-5..7). Lists are secret to their kingdom and the GMs until a battle reveals them to
+every player (MK-SETUP-7); ``roster_visible`` decides, for pages and printed sheets alike.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from battles.models import Army, ArmyList, Battle, Ship, Unit, UnitStrengthEvent
+from battles.rules import mighty_kingdoms as mkb
+from campaign.access import Access
+from campaign.chronicle import Recorder
+from campaign.models import Campaign, Visibility
+from campaign.rules import mighty_kingdoms as mk
+from campaign.services import ServiceError
+from ledger.services import link_to_event
+
+MAX_UNIT_POINTS = 2000
+MAX_BASE_US = 10
+NAME_LENGTH = 100
+TYPE_LENGTH = 60
+
+
+class ListRefused(ServiceError):
+    """A list that breaks the campaign's list rules; ``problems`` holds every reason."""
+
+    def __init__(self, army: Army, problems: Sequence[mkb.ListProblem]) -> None:
+        self.problems = tuple(problems)
+        reasons = " ".join(f"{p.message} ({p.rule})" for p in self.problems)
+        super().__init__(f"The list of army #{army.number} cannot be fixed: {reasons}")
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def lists_in_use(campaign: Campaign) -> bool:
+    """MK-CFG-1, MK-AMB-30: armies have Kings of War lists unless every battle is Simple."""
+    options = mk.MKOptions.from_dict(campaign.options)
+    return options.battle_mode == "kow" or options.allow_mode_per_battle
+
+
+def simple_rosters(campaign: Campaign) -> bool:
+    """MK-CFG-1, MK-AMB-30: armies carry Simple-battle roster points."""
+    options = mk.MKOptions.from_dict(campaign.options)
+    return options.battle_mode == "simple" or options.allow_mode_per_battle
+
+
+def is_removed(army: Army) -> bool:
+    """An army taken off for good keeps its row (and number) with ``data["removed"]``."""
+    return bool((army.data or {}).get("removed"))
+
+
+def list_of(army: Army) -> ArmyList | None:
+    """The army's list, or None (no query when loaded with ``select_related("army_list")``)."""
+    try:
+        return army.army_list
+    except ArmyList.DoesNotExist:
+        return None
+
+
+def roster_visible(access: Access, army: Army) -> bool:
+    """DESIGN 6, MK-SETUP-7: may this viewer read ``army``'s list (or Simple roster points)?
+
+    The GMs always; the army's own player always; another player once a battle the army fought
+    in has revealed its list; observers never (they see the map, not the lists).
+    """
+    if army.campaign_id != access.campaign.pk:
+        return False
+    if access.is_gm:
+        return True
+    if not access.is_player or access.kingdom is None:
+        return False
+    if army.kingdom_id == access.kingdom.pk:
+        return True
+    army_list = list_of(army)
+    return army_list is not None and army_list.revealed_at_battle_id is not None
+
+
+def entry_of(unit: Unit) -> mkb.UnitEntry:
+    """The rules' view of a unit row."""
+    return mkb.UnitEntry(
+        name=unit.name,
+        unit_type=unit.unit_type,
+        points=unit.points,
+        base_us=unit.base_us,
+        keywords=frozenset(unit.keywords or ()),
+        magic_item=unit.magic_item or None,
+        living_legend=unit.living_legend,
+        allied=unit.allied,
+    )
+
+
+@dataclass(frozen=True)
+class HistoryStep:
+    """One pencil mark on a unit (MK-US-4): where it came from, the change and the new total."""
+
+    label: str
+    delta: int
+    total: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class UnitStatus:
+    """A unit as its list shows it: base and total Unit Strength, the clamped value it fights
+    at in its next battle (MK-US-5/6) and every change since the list was written."""
+
+    unit: Unit
+    total: int | None
+    in_battle: int | None
+    history: tuple[HistoryStep, ...]
+
+    @property
+    def destroyed(self) -> bool:
+        return self.unit.destroyed
+
+
+def _event_label(event: UnitStrengthEvent) -> str:
+    if event.battle_id is not None and event.battle is not None:
+        battle = event.battle
+        return f"Battle at {battle.tile.label}, year {battle.year} month {battle.month}"
+    where = f"Year {event.year} {event.season}".strip()
+    return f"{where} ({event.get_reason_display()})"
+
+
+def unit_statuses(units: Sequence[Unit]) -> list[UnitStatus]:
+    """MK-US-4..6 for ``units``: totals, clamped values and pencil history, in two queries at
+    most (the units' events with their battles' tiles)."""
+    events: dict[int, list[UnitStrengthEvent]] = defaultdict(list)
+    if units:
+        for event in (UnitStrengthEvent.objects.filter(unit__in=[u.pk for u in units])
+                      .select_related("battle__tile").order_by("pk")):
+            events[event.unit_id].append(event)
+    statuses = []
+    for unit in units:
+        steps = []
+        total = unit.base_us
+        for event in events[unit.pk]:
+            total = None if total is None else total + event.delta
+            steps.append(HistoryStep(_event_label(event), event.delta, total,
+                                     event.get_reason_display()))
+        if unit.base_us is not None:
+            total = mkb.unit_strength_total(unit.base_us, [e.delta for e in events[unit.pk]])
+        statuses.append(UnitStatus(
+            unit=unit,
+            total=total,
+            in_battle=mkb.battle_unit_strength(total) if total is not None else None,
+            history=tuple(steps),
+        ))
+    return statuses
+
+
+def army_units(army: Army) -> list[dict[str, Any]]:
+    """The units of an army's list in list order, as plain dicts for the printed rosters:
+    ``name``, ``unit_type``, ``points``, ``unit_strength`` (total now, MK-US-5), ``us_history``
+    (the totals after each change, oldest first), ``magic_item``, ``in_battle`` (MK-US-6),
+    ``base_us``, ``living_legend``, ``artefact`` and ``destroyed``."""
+    army_list = list_of(army)
+    if army_list is None:
+        return []
+    rows = []
+    for status in unit_statuses(list(army_list.units.all())):
+        unit = status.unit
+        rows.append({
+            "name": unit.name,
+            "unit_type": unit.unit_type,
+            "points": unit.points,
+            "unit_strength": status.total,
+            "us_history": [step.total for step in status.history if step.total is not None],
+            "magic_item": unit.magic_item,
+            "in_battle": status.in_battle,
+            "base_us": unit.base_us,
+            "living_legend": unit.living_legend,
+            "artefact": unit.artefact,
+            "destroyed": unit.destroyed,
+        })
+    return rows
+
+
+def battle_armies(battle: Battle) -> list[Army]:
+    """The armies that fought ``battle``: its fighting tokens as chosen (an army, or the army of
+    a ship/army pair), else every army of the two kingdoms standing on its tile."""
+    data = battle.data or {}
+    keys = list(data.get("chooser_fighters") or []) + list(data.get("opponent_fighters") or [])
+    armies = Army.objects.filter(campaign_id=battle.campaign_id,
+                                 kingdom_id__in=[battle.chooser_id, battle.opponent_id])
+    if not keys:
+        return list(armies.filter(tile_id=battle.tile_id).select_related("kingdom", "army_list")
+                    .order_by("kingdom_id", "number"))
+    army_ids: list[int] = []
+    ship_ids: list[int] = []
+    for key in keys:
+        kind, _, raw = str(key).partition(":")
+        if not raw.isdigit():
+            continue
+        if kind == "army":
+            army_ids.append(int(raw))
+        elif kind == "pair":
+            ship_ids.append(int(raw))
+    if ship_ids:
+        army_ids += [pk for pk in Ship.objects.filter(pk__in=ship_ids)
+                     .values_list("paired_army_id", flat=True) if pk is not None]
+    return list(armies.filter(pk__in=army_ids).select_related("kingdom", "army_list")
+                .order_by("kingdom_id", "number"))
+
+
+# -- checks -----------------------------------------------------------------------------------
+
+
+def check_entry(entry: mkb.UnitEntry) -> list[str]:
+    """What is wrong with one unit as typed (before any list rule): empty or overlong fields,
+    points or Unit Strength out of range."""
+    problems = []
+    if not entry.name.strip():
+        problems.append("Give the unit a name.")
+    elif len(entry.name) > NAME_LENGTH:
+        problems.append(f"A unit name has at most {NAME_LENGTH} characters.")
+    if not entry.unit_type.strip():
+        problems.append("Say what type of unit it is.")
+    elif len(entry.unit_type) > TYPE_LENGTH:
+        problems.append(f"A unit type has at most {TYPE_LENGTH} characters.")
+    points = entry.points
+    if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_UNIT_POINTS:
+        problems.append(f"Points are a whole number from 1 to {MAX_UNIT_POINTS}.")
+    base = entry.base_us
+    if base is not None and (isinstance(base, bool) or not isinstance(base, int)
+                             or not 0 <= base <= MAX_BASE_US):
+        problems.append(f"Base Unit Strength is a whole number from 0 to {MAX_BASE_US} (MK-US-5).")
+    if entry.magic_item and len(entry.magic_item) > NAME_LENGTH:
+        problems.append(f"A magic item's name has at most {NAME_LENGTH} characters.")
+    return problems
+
+
+def _alive_units(queryset: Any) -> Any:
+    return queryset.filter(destroyed_reason="")
+
+
+def _kingdom_context(army: Army) -> tuple[list[mkb.ArmyList], int]:
+    """The kingdom's other armies still in play, as the rules' ``ArmyList`` (their living units),
+    and how many of them are not allied (MK-RECRUIT-4/5)."""
+    others = [a for a in Army.objects.filter(kingdom_id=army.kingdom_id).exclude(pk=army.pk)
+              .select_related("army_list") if not is_removed(a)]
+    units: dict[int, list[mkb.UnitEntry]] = defaultdict(list)
+    for unit in _alive_units(Unit.objects.filter(army_list__army__in=[a.pk for a in others])
+                             .select_related("army_list")).order_by("position", "pk"):
+        units[unit.army_list.army_id].append(entry_of(unit))
+    lists = []
+    non_allied = 0
+    for other in others:
+        other_list = list_of(other)
+        allied = other.is_allied or bool(other_list and other_list.allied)
+        non_allied += not allied
+        lists.append(mkb.ArmyList(f"#{other.number}", tuple(units[other.pk]), allied))
+    return lists, non_allied
+
+
+def _terrain_allowance(army: Army, starting: bool) -> tuple[bool, bool, bool]:
+    """MK-ADV-2..4, MK-AMB-24: (module applies, monsters allowed, war machines allowed) for a
+    winter recruit written where it was raised (its fortress)."""
+    options = mk.MKOptions.from_dict(army.campaign.options)
+    if not options.module_terrain_recruit or starting:
+        return False, True, True
+    from campaign.systems.mighty_kingdoms.state import load_state
+
+    state = load_state(army.campaign)
+    label = (army.data or {}).get("recruited_at") or (army.tile.label if army.tile else "")
+    try:
+        allowance = mk.recruit_allowance(label, army.kingdom_id, state.map, options)
+    except (mk.RuleViolation, KeyError):
+        # Not standing on a fortress of its own any more: nothing lifts the restrictions.
+        return True, False, False
+    return True, allowance.monsters, allowance.war_machines
+
+
+def list_problems(army: Army, entries: Sequence[mkb.UnitEntry], *,
+                  allied: bool) -> tuple[mkb.ListProblem, ...]:
+    """Every reason the list ``entries`` may not be fixed for ``army`` (empty when it may):
+    MK-SETUP-6 (500 points, no allies, army #1 is the starting army), MK-RECRUIT-4/5 (Living
+    Legends and magic items once per kingdom, the allied army), MK-ADV-2..5 when the module is
+    on, and a base Unit Strength for every unit so it can be tracked (MK-US-5)."""
+    starting = army.number == 1
+    others, non_allied = _kingdom_context(army)
+    advanced, monsters, war_machines = _terrain_allowance(army, starting)
+    problems = list(mkb.validate_army_list(
+        entries,
+        starting=starting,
+        kingdom_other_lists=others,
+        allied_army=allied,
+        non_allied_army_count=non_allied,
+        advanced_module=advanced,
+        terrain_allows_monsters=monsters,
+        terrain_allows_war_machines=war_machines,
+    ))
+    for index, entry in enumerate(entries):
+        if entry.base_us is None:
+            problems.append(mkb.ListProblem(
+                "MK-US-5", f"{entry.name or f'unit {index + 1}'}: give its base Unit Strength "
+                "from its Kings of War profile.", index))
+    return tuple(problems)
+
+
+# -- writing a list ---------------------------------------------------------------------------
+
+
+def _clock(campaign: Campaign) -> dict[str, Any]:
+    return {"year": campaign.year, "season": campaign.season, "month": campaign.month,
+            "phase": campaign.phase}
+
+
+def _title(army: Army) -> str:
+    return f"{army.kingdom.name}'s army #{army.number}"
+
+
+def _lock(army: Army) -> tuple[Campaign, Army]:
+    """Lock the campaign (list checks read the whole kingdom, artefacts the whole campaign),
+    then reload the army as it is now."""
+    campaign = Campaign.objects.select_for_update().get(pk=army.campaign_id)
+    fresh = Army.objects.select_related("kingdom", "tile", "army_list").get(pk=army.pk)
+    fresh.campaign = campaign
+    return campaign, fresh
+
+
+def _editable_list(campaign: Campaign, army: Army) -> ArmyList | None:
+    if not lists_in_use(campaign):
+        raise ServiceError("This campaign fights Simple battles: armies have points rosters, "
+                           "not army lists (MK-SETUP-6).")
+    if is_removed(army):
+        raise ServiceError(f"Army #{army.number} has left play; its list cannot change.")
+    army_list = list_of(army)
+    if army_list is not None and army_list.is_fixed:
+        raise ServiceError(f"The list of army #{army.number} is fixed: only losses change it "
+                           "now (MK-SETUP-6, MK-RECRUIT-6).")
+    return army_list
+
+
+def _draft(rec: Recorder, campaign: Campaign, army: Army) -> ArmyList:
+    army_list = list_of(army)
+    if army_list is None:
+        army_list = ArmyList(army=army, allied=army.is_allied, **_clock(campaign))
+        rec.create(army_list)
+        army.army_list = army_list
+    return army_list
+
+
+def _unit_row(army_list: ArmyList, position: int, entry: mkb.UnitEntry) -> Unit:
+    return Unit(
+        army_list=army_list,
+        position=position,
+        name=entry.name.strip(),
+        unit_type=entry.unit_type.strip(),
+        points=entry.points,
+        base_us=entry.base_us,
+        keywords=sorted(entry.keywords),
+        magic_item=(entry.magic_item or "").strip(),
+        living_legend=entry.living_legend,
+        allied=entry.allied,
+    )
+
+
+def _refuse_entry(entry: mkb.UnitEntry) -> None:
+    problems = check_entry(entry)
+    if problems:
+        raise ServiceError(" ".join(problems))
+
+
+def _describe(entry: mkb.UnitEntry | Unit) -> str:
+    return f"{entry.name} ({entry.unit_type}, {entry.points} pts)"
+
+
+def _list_event(campaign: Campaign, user: Any, army: Army, kind: str, summary: str) -> Recorder:
+    """Draft and fixing events are the kingdom's secret (MK-SETUP-7)."""
+    return Recorder(campaign, user, kind, summary, visibility=Visibility.KINGDOM,
+                    kingdom=army.kingdom, data={"army": army.pk})
+
+
+def _next_position(army_list: ArmyList) -> int:
+    last = army_list.units.aggregate(n=Max("position"))["n"]
+    return 1 if last is None else last + 1
+
+
+def add_unit(army: Army, entry: mkb.UnitEntry, user: Any) -> Unit:
+    """Add one unit at the end of the army's draft list (started if need be)."""
+    _refuse_entry(entry)
+    with transaction.atomic():
+        campaign, army = _lock(army)
+        _editable_list(campaign, army)
+        with _list_event(campaign, user, army, "army_list.unit",
+                         f"{army.kingdom.name} adds {_describe(entry)} to the draft list of "
+                         f"army #{army.number}.") as rec:
+            army_list = _draft(rec, campaign, army)
+            unit = _unit_row(army_list, _next_position(army_list), entry)
+            rec.create(unit)
+    return unit
+
+
+def _draft_unit(unit: Unit) -> tuple[Campaign, Army, Unit]:
+    campaign, army = _lock(unit.army_list.army)
+    _editable_list(campaign, army)
+    fresh = Unit.objects.filter(pk=unit.pk, army_list__army=army).first()
+    if fresh is None:
+        raise ServiceError("That unit is no longer on the list.")
+    return campaign, army, fresh
+
+
+def update_unit(unit: Unit, entry: mkb.UnitEntry, user: Any) -> Unit:
+    """Change a unit of a draft list."""
+    _refuse_entry(entry)
+    with transaction.atomic():
+        campaign, army, unit = _draft_unit(unit)
+        new = _unit_row(unit.army_list, unit.position, entry)
+        values = {f: getattr(new, f) for f in ("name", "unit_type", "points", "base_us",
+                                               "keywords", "magic_item", "living_legend",
+                                               "allied")}
+        with _list_event(campaign, user, army, "army_list.unit",
+                         f"{army.kingdom.name} changes {unit.name} to {_describe(entry)} in the "
+                         f"draft list of army #{army.number}.") as rec:
+            rec.update(unit, **values)
+    return unit
+
+
+def copy_unit(unit: Unit, user: Any) -> Unit:
+    """Add a copy of a unit at the end of its draft list; the copy carries no magic item, since
+    magic items are unique across the kingdom (MK-RECRUIT-4)."""
+    with transaction.atomic():
+        campaign, army, unit = _draft_unit(unit)
+        copy = Unit(army_list=unit.army_list, position=_next_position(unit.army_list),
+                    name=unit.name, unit_type=unit.unit_type, points=unit.points,
+                    base_us=unit.base_us, keywords=list(unit.keywords or []), magic_item="",
+                    living_legend=unit.living_legend, allied=unit.allied)
+        with _list_event(campaign, user, army, "army_list.unit",
+                         f"{army.kingdom.name} copies {unit.name} in the draft list of army "
+                         f"#{army.number}.") as rec:
+            rec.create(copy)
+    return copy
+
+
+def remove_unit(unit: Unit, user: Any) -> None:
+    """Take a unit off a draft list (a fixed list loses units only through the rules)."""
+    with transaction.atomic():
+        campaign, army, unit = _draft_unit(unit)
+        with _list_event(campaign, user, army, "army_list.unit",
+                         f"{army.kingdom.name} removes {unit.name} from the draft list of army "
+                         f"#{army.number}.") as rec:
+            rec.delete(unit)
+
+
+def _set_details(rec: Recorder, army: Army, army_list: ArmyList, race: str | None,
+                 allied: bool | None, **extra: Any) -> None:
+    values: dict[str, Any] = dict(extra)
+    if race is not None and race.strip() != army_list.race:
+        values["race"] = race.strip()[:80]
+    if allied is not None and allied != army_list.allied:
+        values["allied"] = allied
+    if values:
+        rec.update(army_list, **values)
+    if army_list.allied != army.is_allied:
+        rec.update(army, is_allied=army_list.allied)
+
+
+def _fix(rec: Recorder, army: Army, army_list: ArmyList, entries: Sequence[mkb.UnitEntry],
+         race: str | None, allied: bool | None) -> None:
+    is_allied = army_list.allied if allied is None else allied
+    problems = list_problems(army, entries, allied=is_allied)
+    if problems:
+        raise ListRefused(army, problems)
+    _set_details(rec, army, army_list, race, allied, fixed_at=timezone.now())
+
+
+def write_army_list(army: Army, entries: Sequence[mkb.UnitEntry], user: Any, *,
+                    race: str | None = None, allied: bool | None = None,
+                    fix: bool = False) -> ArmyList:
+    """Replace the units of the army's draft list with ``entries`` (a pasted list, say).
+
+    With ``fix`` the whole list is checked first (``list_problems``) and locked; any problem
+    refuses it with every problem listed, and nothing is written.
+    """
+    entries = list(entries)
+    for number, entry in enumerate(entries, start=1):
+        problems = check_entry(entry)
+        if problems:
+            raise ServiceError(f"Unit {number}: {' '.join(problems)}")
+    if not entries:
+        raise ServiceError("The list has no units.")
+    with transaction.atomic():
+        campaign, army = _lock(army)
+        _editable_list(campaign, army)
+        points = mkb.list_points(entries)
+        verb = "writes and fixes" if fix else "writes"
+        summary = (f"{army.kingdom.name} {verb} the list of army #{army.number}: "
+                   f"{len(entries)} unit{'s' if len(entries) != 1 else ''}, {points} points"
+                   + (" (MK-SETUP-6)." if fix else "."))
+        with _list_event(campaign, user, army,
+                         "army_list.fixed" if fix else "army_list.written", summary) as rec:
+            army_list = _draft(rec, campaign, army)
+            if fix:
+                # Check before writing anything, so a refusal leaves the draft as it was.
+                is_allied = army_list.allied if allied is None else allied
+                problems = list_problems(army, entries, allied=is_allied)
+                if problems:
+                    raise ListRefused(army, problems)
+            old = list(army_list.units.all())
+            if old:
+                rec.delete_many(Unit.objects.filter(pk__in=[u.pk for u in old]))
+            for position, entry in enumerate(entries, start=1):
+                rec.create(_unit_row(army_list, position, entry))
+            if fix:
+                _set_details(rec, army, army_list, race, allied, fixed_at=timezone.now())
+            else:
+                _set_details(rec, army, army_list, race, allied)
+    return army_list
+
+
+def fix_army_list(army: Army, user: Any, *, race: str | None = None,
+                  allied: bool | None = None) -> ArmyList:
+    """MK-SETUP-6, MK-RECRUIT-4..6: check the draft as a whole and lock it.
+
+    Refused with every problem (``ListRefused``) when the list breaks a campaign rule.
+    """
+    with transaction.atomic():
+        campaign, army = _lock(army)
+        army_list = _editable_list(campaign, army)
+        units = list(army_list.units.all()) if army_list is not None else []
+        entries = [entry_of(u) for u in units]
+        if army_list is None:
+            raise ListRefused(army, mkb.validate_army_list((), starting=army.number == 1))
+        points = mkb.list_points(entries)
+        with _list_event(campaign, user, army, "army_list.fixed",
+                         f"{army.kingdom.name} fixes the list of army #{army.number}: "
+                         f"{len(units)} unit{'s' if len(units) != 1 else ''}, {points} points "
+                         "(MK-SETUP-6).") as rec:
+            _fix(rec, army, army_list, entries, race, allied)
+    return army_list
+
+
+def set_list_details(army: Army, user: Any, *, race: str, allied: bool) -> ArmyList:
+    """The draft's race (list name) and whether it is the kingdom's allied army."""
+    with transaction.atomic():
+        campaign, army = _lock(army)
+        _editable_list(campaign, army)
+        with _list_event(campaign, user, army, "army_list.written",
+                         f"{army.kingdom.name} names the list of army #{army.number}"
+                         f"{' (allied)' if allied else ''}.") as rec:
+            army_list = _draft(rec, campaign, army)
+            _set_details(rec, army, army_list, race, allied)
+    return army_list
+
+
+def paste_army_list(army: Army, text: str, user: Any, *, race: str | None = None,
+                    fix: bool = False) -> ArmyList:
+    """MK-SETUP-6: a plain-text list, one unit per line (``parse_plain_list``'s format).
+
+    A malformed line refuses the whole text with its line number (``PasteRefused``).
+    """
+    parsed = mkb.parse_plain_list(text)
+    if not parsed.ok:
+        raise PasteRefused(parsed.errors)
+    return write_army_list(army, parsed.units, user, race=race, fix=fix)
+
+
+class PasteRefused(ServiceError):
+    """A pasted list with malformed lines; ``errors`` holds (line number, message) pairs."""
+
+    def __init__(self, errors: Sequence[tuple[int, str]]) -> None:
+        self.errors = tuple(errors)
+        lines = " ".join(f"Line {n}: {m}" if n else m for n, m in self.errors)
+        super().__init__(f"Nothing was saved. {lines}")
+
+
+# -- artefacts --------------------------------------------------------------------------------
+
+
+def assign_artefact(unit: Unit, name: str, user: Any) -> Unit:
+    """MK-ART-1/2: give a unit a magical artefact (an empty name takes it away). An artefact is
+    unique across the whole campaign; its points never count (MK-ART-4)."""
+    name = " ".join(name.split())[:100]
+    with transaction.atomic():
+        campaign, army = _lock(unit.army_list.army)
+        if not mk.MKOptions.from_dict(campaign.options).module_artefacts:
+            raise ServiceError("Magical artefacts are not used in this campaign (MK-CFG-3).")
+        unit = Unit.objects.filter(pk=unit.pk, army_list__army=army).first()
+        if unit is None or unit.destroyed or is_removed(army):
+            raise ServiceError("That unit is no longer in play.")
+        holdings = [
+            (held.artefact.casefold(), mkb.ArtefactHolder(held.army_list.army.kingdom_id,
+                                                          str(held.pk)))
+            for held in _alive_units(Unit.objects.filter(army_list__army__campaign=campaign)
+                                     .exclude(artefact="").exclude(pk=unit.pk)
+                                     .select_related("army_list__army"))
+            if not is_removed(held.army_list.army)
+        ]
+        if name:
+            holdings.append((name.casefold(), mkb.ArtefactHolder(army.kingdom_id, str(unit.pk))))
+        try:
+            mkb.validate_artefact_holdings(holdings)
+        except mkb.BattleError:
+            raise ServiceError(f"{name} is already held by another unit; each artefact is "
+                               "unique across the campaign (MK-ART-1).") from None
+        what = f"gives {name} to {unit.name}" if name else f"takes {unit.artefact} from {unit.name}"
+        with _list_event(campaign, user, army, "army_list.artefact",
+                         f"{army.kingdom.name} {what} in army #{army.number} (MK-ART-2).") as rec:
+            rec.update(unit, artefact=name)
+    return unit
+
+
+# -- battles: revealing lists and Unit Strength -----------------------------------------------
+
+
+def reveal_lists(battle: Battle, rec: Recorder) -> list[ArmyList]:
+    """MK-SETUP-7: every list of an army fighting ``battle`` becomes readable by every player.
+
+    An army without a list gets an empty one, marked revealed (a Simple army's roster points).
+    Lists already revealed by an earlier battle keep that battle. Written through ``rec``.
+    """
+    revealed = []
+    for army in battle_armies(battle):
+        army_list = list_of(army)
+        if army_list is None:
+            army_list = ArmyList(army=army, allied=army.is_allied, revealed_at_battle=battle,
+                                 **_clock(battle.campaign))
+            rec.create(army_list)
+        elif army_list.revealed_at_battle_id is None:
+            rec.update(army_list, revealed_at_battle=battle)
+        else:
+            continue
+        revealed.append(army_list)
+    return revealed
+
+
+def reveal_battle_lists(battle: Battle, user: Any) -> list[ArmyList]:
+    """MK-SETUP-7 as an event of its own (a GM reveals the lists when the battle starts)."""
+    with transaction.atomic():
+        Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+        battle = Battle.objects.select_related("campaign", "tile", "chooser", "opponent").get(
+            pk=battle.pk)
+        armies = battle_armies(battle)
+        if not armies:
+            raise ServiceError(f"No army fights the battle at {battle.tile.label}.")
+        with Recorder(battle.campaign, user, "army_list.revealed", "") as rec:
+            lists = reveal_lists(battle, rec)
+            if not lists:
+                raise ServiceError("The lists of this battle are already revealed.")
+            rec.summary = (f"The battle at {battle.tile.label} reveals the lists of "
+                           f"{_names(a for a in armies)} to every player (MK-SETUP-7).")
+    return lists
+
+
+def _names(armies: Iterable[Army]) -> str:
+    titles = [_title(a) for a in armies]
+    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+
+
+def is_kow_battle(battle: Battle) -> bool:
+    """MK-US-8: only Kings of War land battles change Unit Strength."""
+    return battle.kind == mkb.BattleKind.LAND.value and battle.mode == "kow"
+
+
+def battle_units(battle: Battle) -> list[tuple[Army, list[Unit]]]:
+    """The living units of every army fighting ``battle``, army by army (two queries)."""
+    armies = battle_armies(battle)
+    by_list: dict[int, list[Unit]] = defaultdict(list)
+    for unit in _alive_units(Unit.objects.filter(army_list__army__in=[a.pk for a in armies])):
+        by_list[unit.army_list_id].append(unit)
+    result = []
+    for army in armies:
+        army_list = list_of(army)
+        result.append((army, by_list[army_list.pk] if army_list else []))
+    return result
+
+
+def unit_results_of(battle: Battle) -> dict[int, dict[str, bool]]:
+    """What was entered for each unit of ``battle`` (unit id -> routed_enemy, routed)."""
+    raw = (battle.data or {}).get("unit_results") or {}
+    return {int(pk): {"routed_enemy": bool(v.get("routed_enemy")), "routed": bool(v.get("routed"))}
+            for pk, v in raw.items() if str(pk).isdigit() and isinstance(v, dict)}
+
+
+def record_unit_results(battle: Battle, results: Iterable[mkb.UnitBattleRecord],
+                        user: Any) -> list[UnitStrengthEvent]:
+    """MK-US-1..4, MK-AMB-31: after a Kings of War battle, each unit's +1 (first to damage and
+    rout an enemy) and -1 (routed), pencilled at once and effective from its next battle.
+
+    ``results`` holds one ``UnitBattleRecord`` per unit (``unit_id`` is the unit's primary key
+    as a string); units left out neither gained nor lost. No side may be credited with more
+    routed enemies than the other side had units routed (MK-US-3). Entering the results also
+    reveals the battle's lists (MK-SETUP-7). Refused once results are in (undo to re-enter).
+    """
+    records = list(results)
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+        battle = Battle.objects.select_related("tile", "chooser", "opponent").get(pk=battle.pk)
+        battle.campaign = campaign
+        if not is_kow_battle(battle):
+            raise ServiceError("Only Kings of War land battles change Unit Strength (MK-US-8).")
+        if "unit_results" in (battle.data or {}):
+            raise ServiceError("This battle's unit results are already in; undo them to enter "
+                               "them again.")
+        fielded = battle_units(battle)
+        units = {str(u.pk): (army, u) for army, us in fielded for u in us}
+        strangers = [r.unit_id for r in records if r.unit_id not in units]
+        if strangers:
+            raise ServiceError("Only units of the armies that fought this battle can be "
+                               "entered.")
+        by_kingdom: dict[int, list[mkb.UnitBattleRecord]] = defaultdict(list)
+        for record in records:
+            by_kingdom[units[record.unit_id][0].kingdom_id].append(record)
+        deltas: dict[str, tuple[int, ...]] = {}
+        for kingdom_id in (battle.chooser_id, battle.opponent_id):
+            enemy = battle.opponent_id if kingdom_id == battle.chooser_id else battle.chooser_id
+            routed = sum(1 for r in by_kingdom[enemy] if r.routed)
+            name = battle.chooser.name if kingdom_id == battle.chooser_id else battle.opponent.name
+            try:
+                deltas.update(mkb.battle_unit_strength_deltas(by_kingdom[kingdom_id],
+                                                              enemy_units_routed=routed))
+            except mkb.BattleError as exc:
+                raise ServiceError(f"{name}: {exc}") from None
+        statuses = {str(s.unit.pk): s for s in unit_statuses([u for _, u in units.values()])}
+        story = []
+        for key, changes in deltas.items():
+            army, unit = units[key]
+            total = statuses[key].total
+            after = None if total is None else total + sum(changes)
+            signs = " and ".join(f"{d:+d}" for d in changes)
+            story.append(f"{army.kingdom.name}'s {unit.name} {signs}"
+                         + (f" (now {after})" if after is not None else ""))
+        summary = f"Unit Strength after the battle at {battle.tile.label} (MK-US-1/2): " + (
+            "; ".join(story) + "." if story else "no unit gains or loses.")
+        created = [
+            UnitStrengthEvent(unit=units[key][1], battle=battle, delta=delta,
+                              reason=(UnitStrengthEvent.Reason.ROUTED_ENEMY if delta > 0
+                                      else UnitStrengthEvent.Reason.ROUTED),
+                              **_clock(campaign))
+            for key, changes in deltas.items() for delta in changes
+        ]
+        with Recorder(campaign, user, "unit_strength.battle", summary,
+                      data={"battle": battle.pk}) as rec:
+            reveal_lists(battle, rec)
+            for row in created:
+                rec.create(row)
+            entered = {r.unit_id: {"routed_enemy": r.routed_enemy, "routed": r.routed}
+                       for r in records}
+            rec.update(battle, data={**(battle.data or {}), "unit_results": entered})
+            link_to_event(rec, created)
+    return created
+
+
+# -- Reform -----------------------------------------------------------------------------------
+
+
+def _note(rec: Recorder, text: str) -> None:
+    # The phase-change event joins these sentences into its summary.
+    rec.data.setdefault("notes", []).append(text)
+
+
+def remove_army_for_good(rec: Recorder, army: Army, reason: str, rule_id: str) -> None:
+    """Take an army out of play, keeping its row (so its number is never reused) and its list;
+    a ship carrying it sails on alone."""
+    campaign = army.campaign
+    for ship in Ship.objects.filter(paired_army=army):
+        rec.update(ship, paired_army=None)
+    mark = {"year": campaign.year, "season": campaign.season, "phase": campaign.phase,
+            "sub_phase": campaign.sub_phase, "reason": reason, "rule": rule_id}
+    rec.update(army, tile=None, on_side=False, defending=False,
+               data={**(army.data or {}), "removed": mark})
+
+
+def reform_unit_strength(campaign: Campaign, rec: Recorder) -> list[str]:
+    """MK-REFORM-5..7, MK-US-7: at Reform, every unit at Unit Strength -2 or lower is destroyed
+    (crossed off its list); an army left without units is removed. Simple mode has no unit steps
+    (MK-REFORM-8). Written through the caller's ``rec`` (the Reform close); each loss is a
+    sentence in ``rec.data["notes"]``, and the sentences are returned.
+    """
+    if not lists_in_use(campaign):
+        return []
+    campaign = Campaign.objects.get(pk=campaign.pk)
+    armies = {a.pk: a for a in Army.objects.filter(campaign=campaign,
+                                                   army_list__fixed_at__isnull=False)
+              .select_related("kingdom", "army_list") if not is_removed(a)}
+    units = list(_alive_units(Unit.objects.filter(army_list__army__in=list(armies)))
+                 .select_related("army_list"))
+    by_army: dict[int, list[UnitStatus]] = defaultdict(list)
+    for status in unit_statuses(units):
+        by_army[status.unit.army_list.army_id].append(status)
+    notes = []
+    clock = {"destroyed_year": campaign.year, "destroyed_season": campaign.season,
+             "destroyed_month": campaign.month, "destroyed_phase": campaign.phase}
+    for army_id in sorted(by_army, key=lambda pk: (armies[pk].kingdom.name, armies[pk].number)):
+        army = armies[army_id]
+        army.campaign = campaign
+        known = [s for s in by_army[army_id] if s.total is not None]
+        check = mkb.reform_unit_strength([
+            mkb.UnitStrength(str(s.unit.pk), s.unit.base_us or 0,
+                             tuple(step.delta for step in s.history)) for s in known
+        ])
+        if not check.destroyed:
+            continue
+        gone = set(check.destroyed)
+        for status in known:
+            if str(status.unit.pk) in gone:
+                rec.update(status.unit, destroyed_reason=Unit.Reason.REFORM, **clock)
+                notes.append(f"{_title(army)} loses {status.unit.name}: Unit Strength "
+                             f"{status.total} (MK-REFORM-5).")
+        if len(gone) == len(by_army[army_id]):
+            remove_army_for_good(rec, army, "reform", "MK-REFORM-7")
+            notes.append(f"{_title(army)} has no unit left and is removed (MK-REFORM-7).")
+    for text in notes:
+        _note(rec, text)
+    return notes

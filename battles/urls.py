@@ -1,0 +1,26 @@
+"""Armies, army lists and Unit Strength, mounted at /c/<slug>/armies/ inside the "campaign"
+namespace (``campaign:battles:...``)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from battles import views
+
+app_name = "battles"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("kingdom/<int:kingdom_id>/", views.roster, name="roster"),
+    path("<int:army_id>/", views.army, name="army"),
+    path("<int:army_id>/list/", views.edit, name="edit"),
+    path("<int:army_id>/list/unit/", views.save_unit, name="save_unit"),
+    path("<int:army_id>/list/unit/<int:unit_id>/copy/", views.copy, name="copy_unit"),
+    path("<int:army_id>/list/unit/<int:unit_id>/remove/", views.remove, name="remove_unit"),
+    path("<int:army_id>/list/details/", views.details, name="details"),
+    path("<int:army_id>/list/fix/", views.fix, name="fix"),
+    path("<int:army_id>/list/paste/", views.paste, name="paste"),
+    path("<int:army_id>/unit/<int:unit_id>/artefact/", views.artefact, name="artefact"),
+    path("battle/<int:battle_id>/", views.battle_results, name="battle"),
+    path("battle/<int:battle_id>/reveal/", views.reveal, name="reveal"),
+]

@@ -1,0 +1,168 @@
+"""The battle page: a pending battle fought in the app (Simple, naval, land/water), or the table
+facts of a Kings of War battle (board size, defended tile) with a link to the GM's result form.
+
+Mounted in the "mk" namespace under /c/<slug>/mk/summer/battle/<id>/play/. Every action is a POST
+by the side's own player or a GM; an htmx POST gets the battle fragment back, a plain POST is
+redirected to the battle page, and a refusal is a 409 with its reason that changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.views.decorators.http import require_POST
+
+from battles.models import Battle
+from campaign.models import Kingdom
+from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms import battle_play
+from campaign.systems.mighty_kingdoms.state import load_state
+from campaign.systems.mighty_kingdoms.views import mk_access
+from campaign.views.common import refuse, tabs_context
+
+PAGE = "campaign/systems/mighty_kingdoms/battle/page.html"
+FRAGMENT = "campaign/systems/mighty_kingdoms/battle/fragment.html"
+
+
+def _actor(access: Any) -> Kingdom | None:
+    """A GM acts for either side (None); a player for their own kingdom only."""
+    return None if access.is_gm else access.kingdom
+
+
+def _context(request: HttpRequest, access: Any, battle_id: int) -> dict[str, Any]:
+    state = load_state(access.campaign)
+    battle = Battle.objects.filter(campaign=access.campaign, pk=battle_id).first()
+    if battle is None:
+        raise Http404("No such battle.")
+    return {**tabs_context(access, "play"), **battle_play.page_context(state, battle, access)}
+
+
+@login_required
+def battle_page(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    access = mk_access(request, slug)
+    template = FRAGMENT if request.htmx else PAGE
+    return render(request, template, _context(request, access, battle_id))
+
+
+def _act(request: HttpRequest, slug: str, battle_id: int,
+         action: Callable[[Any, Kingdom | None], Any], message: str) -> HttpResponse:
+    access = mk_access(request, slug)
+    if not access.is_gm and access.kingdom is None:
+        return refuse(request, "You have no kingdom in this battle.", status=403,
+                      context=tabs_context(access, "play"))
+    try:
+        action(access, _actor(access))
+    except ServiceError as exc:
+        return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
+    if request.htmx:
+        response = render(request, FRAGMENT, _context(request, access, battle_id))
+        response["HX-Trigger"] = "campaign-changed"
+        return response
+    messages.success(request, message)
+    return redirect("mk:battle_play", slug, battle_id)
+
+
+def _dice(raw: str) -> list[int] | None | bool:
+    """Typed-in dice ("6 5", "6,5" or "65"); None for a server roll; False when unreadable."""
+    text = raw.replace(",", " ").strip()
+    if not text:
+        return None
+    parts = text.split() if " " in text else list(text)
+    if not all(p.isdecimal() and len(p) == 1 for p in parts):
+        return False
+    return [int(p) for p in parts]
+
+
+def _side(request: HttpRequest) -> str:
+    return request.POST.get("side", "")
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    return _act(request, slug, battle_id,
+                lambda access, k: battle_play.start_simple(battle_id, request.user,
+                                                           access.campaign, k),
+                "The battle is set up.")
+
+
+@login_required
+@require_POST
+def roll(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    values = None
+    if request.POST.get("source") == "table":
+        values = _dice(request.POST.get("dice", ""))
+        if not values:
+            return refuse(request, "Type in the dice, each 1 to 6 (e.g. 6 5 3).", status=409)
+    side = _side(request)
+
+    def action(access: Any, k: Kingdom | None) -> Any:
+        battle = Battle.objects.filter(campaign=access.campaign, pk=battle_id).first()
+        kind = battle_play.play_type(battle) if battle else None
+        call = {battle_play.SIMPLE: battle_play.roll_simple,
+                battle_play.NAVAL: battle_play.roll_naval,
+                battle_play.LAND_WATER: battle_play.roll_land_water}.get(kind)
+        if call is None:
+            raise ServiceError("This battle is not fought with the app's dice.")
+        return call(battle_id, request.user, access.campaign, k, side, values)
+
+    return _act(request, slug, battle_id, action, "Dice rolled.")
+
+
+@login_required
+@require_POST
+def allocate(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    mk_access(request, slug)  # who may ask comes before what they asked
+    raw = request.POST.get("die", "")
+    if not raw.isdecimal() or len(raw) > 3:
+        return refuse(request, "Tap one of your dice first, then the army it goes to.",
+                      status=409)
+    return _act(request, slug, battle_id,
+                lambda access, k: battle_play.allocate(
+                    battle_id, request.user, access.campaign, k, _side(request), int(raw),
+                    request.POST.get("target", "")),
+                "Die allocated.")
+
+
+@login_required
+@require_POST
+def automatic(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    return _act(request, slug, battle_id,
+                lambda access, k: battle_play.resolve_automatically(
+                    battle_id, request.user, access.campaign, k),
+                "Battle resolved automatically.")
+
+
+@login_required
+@require_POST
+def naval_losses(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    return _act(request, slug, battle_id,
+                lambda access, k: battle_play.choose_naval_losses(
+                    battle_id, request.user, access.campaign, k, _side(request),
+                    request.POST.getlist("lost")),
+                "Losses chosen.")
+
+
+@login_required
+@require_POST
+def concede(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    return _act(request, slug, battle_id,
+                lambda access, k: battle_play.concede_naval(
+                    battle_id, request.user, access.campaign, k, _side(request)),
+                "Battle conceded.")
+
+
+battle_urls = [
+    path("summer/battle/<int:battle_id>/play/", battle_page, name="battle_play"),
+    path("summer/battle/<int:battle_id>/play/start/", start, name="battle_start"),
+    path("summer/battle/<int:battle_id>/play/roll/", roll, name="battle_roll"),
+    path("summer/battle/<int:battle_id>/play/allocate/", allocate, name="battle_allocate"),
+    path("summer/battle/<int:battle_id>/play/auto/", automatic, name="battle_auto"),
+    path("summer/battle/<int:battle_id>/play/losses/", naval_losses, name="battle_losses"),
+    path("summer/battle/<int:battle_id>/play/concede/", concede, name="battle_concede"),
+]
