@@ -25,7 +25,9 @@ def clean_env(**values: str) -> dict[str, str]:
     """The test process's environment without anything the settings read, plus ``values``."""
     read = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "MEDIA_ROOT", "STATIC_ROOT",
             "CSRF_TRUSTED_ORIGINS", "CONN_MAX_AGE", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
-            "EMAIL_BACKEND", "EMAIL_PORT", "EMAIL_USE_TLS", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL"}
+            "EMAIL_BACKEND", "EMAIL_PORT", "EMAIL_USE_TLS", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL",
+            # Set by the browser tests' fixture in the same worker; never in a deployment.
+            "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env = {k: v for k, v in os.environ.items() if k not in read}
     env["DJANGO_SETTINGS_MODULE"] = "campaign.settings"
     env.update(values)
