@@ -10,7 +10,8 @@ import pytest
 from battles.models import Army, Battle
 from campaign.models import Event, Kingdom
 from campaign.services import ServiceError
-from campaign.systems.mighty_kingdoms import phases, summer
+from campaign.chronicle import undo_latest
+from campaign.systems.mighty_kingdoms import phases, summer, summer_battles
 from campaign.systems.mighty_kingdoms.state import load_state
 from tests.mk.test_summer_scene import Scene, campaign, dump, scene  # noqa: F401
 
@@ -97,8 +98,71 @@ def test_mk_result_1_3_win_flips_control_and_lays_the_loser_on_its_side(clash: S
     assert battle.data["control"] == [scene.blue.pk, scene.red.pk]
     assert last_event(scene).summary == (
         "Battle at 0504: Red wins against Blue. 0504 now belongs to Red (MK-RESULT-3). "
-        "Blue's army #1 retreats to 0604, and lies on its side (MK-RESULT-1/2).")
+        "Blue's army #1 retreats to 0604, and lies on its side (MK-RESULT-1/2). "
+        "Red may move one token on to an adjacent tile it controls (MK-RESULT-3).")
     assert phases.blockers(load_state(scene.campaign)) == []
+
+
+def test_mk_result_3_the_winner_may_move_one_token_on(clash: Scene) -> None:
+    scene = clash
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
+    key = f"army:{scene.get_army(scene.red, 2).pk}"
+    battle = Battle.objects.get(pk=battle.pk)
+    # 0504's neighbours of Red: the fortress 0403 only (0604 is Blue's, where Blue retreated).
+    assert battle.data["winner_move"] == {"kingdom": scene.red.pk, "tokens": {
+        key: {"name": "Red's army #2", "options": ["0403"]}}}
+    context = summer.play_context(load_state(scene.campaign), GM_VIEW)
+    (shown,) = context["summer_battles"]
+    assert shown["winner_move"] == {key: {"name": "Red's army #2", "options": ["0403"]}}
+    before = dump()
+    with pytest.raises(ServiceError, match="Blue did not win this battle"):
+        summer_battles.winner_move(scene.blue, scene.other, battle.pk, key, "0403")
+    with pytest.raises(ServiceError, match="may move only to an adjacent tile Red controls and "
+                                           r"it can enter: 0403 \(MK-RESULT-3\)"):
+        summer_battles.winner_move(scene.red, scene.player, battle.pk, key, "0604")
+    with pytest.raises(ServiceError, match="only an upright army or ship of the winner"):
+        summer_battles.winner_move(scene.red, scene.player, battle.pk, "army:999999", "0403")
+    assert dump() == before
+    summer_battles.winner_move(scene.red, scene.player, battle.pk, key, "0403")
+    red_army = scene.get_army(scene.red, 2)
+    assert (red_army.tile.label, red_army.on_side, red_army.defending) == ("0403", False, False)
+    assert scene.tile("0504").controller_id == scene.red.pk
+    assert last_event(scene).summary == (
+        "After the battle at 0504: Red's army #2 moves on to 0403 (MK-RESULT-3).")
+    assert Battle.objects.get(pk=battle.pk).data["winner_move"]["done"] == {
+        "token": "Red's army #2", "to": "0403"}
+    moved = dump()
+    with pytest.raises(ServiceError, match="already been decided"):
+        summer_battles.winner_move(scene.red, scene.player, battle.pk, "", "")
+    assert dump() == moved
+    undo_latest(scene.campaign, scene.gm)
+    assert dump() == before
+
+
+def test_mk_amb_28_the_winner_may_stay_and_the_move_never_blocks_the_phase(
+        clash: Scene) -> None:
+    scene = clash
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
+    # Optional: the phase may end without it.
+    assert phases.blockers(load_state(scene.campaign)) == []
+    summer_battles.winner_move(scene.red, scene.player, battle.pk, "", "")
+    assert scene.get_army(scene.red, 2).tile.label == "0504"
+    assert last_event(scene).summary == (
+        "After the battle at 0504: Red keeps its tokens where they are (MK-RESULT-3).")
+    context = summer.play_context(load_state(scene.campaign), GM_VIEW)
+    assert context["summer_battles"][0]["winner_move"] == {}
+    assert context["summer_battles"][0]["winner_moved"] == {"declined": True}
+
+
+def test_mk_result_3_no_move_is_offered_after_a_draw(clash: Scene) -> None:
+    scene = clash
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="draw")
+    assert Battle.objects.get(pk=battle.pk).data["winner_move"] is None
+    with pytest.raises(ServiceError, match="Red did not win this battle"):
+        summer_battles.winner_move(scene.red, scene.player, battle.pk, "", "")
 
 
 def test_mk_result_5_the_loser_chooses_between_retreat_tiles(clash: Scene) -> None:

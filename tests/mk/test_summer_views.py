@@ -134,6 +134,19 @@ def test_mk_summer_month_through_the_views(scene: Scene, clients: dict[str, Clie
     assert scene.tile("0504").controller_id == scene.red.pk
     loser = scene.get_army(scene.blue, 1)
     assert (loser.tile.label, loser.on_side) == ("0604", True)
+    # MK-RESULT-3: Red's phone offers the winner's move; Blue's does not, and Blue may not post it.
+    move_url = scene.mk_url("summer_winner_move", battle.pk)
+    assert "The winner may move one token on" in text(red.get(play))
+    assert "The winner may move one token on" not in text(blue.get(play))
+    key = army_key(scene.red, 2)
+    before = dump()
+    assert blue.post(move_url, {"token": key, f"to_{key}": "0403"}).status_code == 409
+    assert red.post(move_url, {"token": key, f"to_{key}": "0604"},
+                    HTTP_HX_REQUEST="true").status_code == 409
+    assert dump() == before
+    assert red.post(move_url, {"token": key, f"to_{key}": "0403", "stay": "1"}).status_code == 302
+    assert scene.get_army(scene.red, 2).tile.label == "0504"
+    assert "The winner kept its tokens in place." in text(red.get(play))
     assert advance(scene, gm).status_code == 302
 
     # D) Reform, and on to month 2.

@@ -343,12 +343,22 @@ def enter_result(battle_id: int, user: Any, campaign: Any, *, result: str = "",
                 }
                 story.append(f"{names[fate.token_id]} must retreat to "
                              f"{' or '.join(sorted(fate.options))} (MK-RESULT-5).")
+        winner_moves = {
+            token_id: {"name": names[token_id], "options": sorted(tiles)}
+            for token_id, tiles in results.winner_move_options
+            if tiles and token_id not in gone
+        }
+        if winner_moves:
+            story.append(f"{kingdom_name(state, results.winner)} may move one token on to an "
+                         "adjacent tile it controls (MK-RESULT-3).")
         rec.summary = " ".join([summary, *story])
         data = {
             **(battle.data or {}),
             "removed": [names[k] for k in gone], "destroyed": destroyed,
             "retreated": retreated, "retreats": pending,
             "control": [results.controller_before, results.controller_after],
+            "winner_move": ({"kingdom": results.winner, "tokens": winner_moves}
+                            if winner_moves else None),
         }
         rec.update(battle, result_chooser=chooser_result,
                    result_opponent=outcomes[opponent].value, data=data,
@@ -412,6 +422,74 @@ def choose_retreats(kingdom: Kingdom, user: Any, battle_id: int,
         return battle
 
 
+def winner_move_options(state: MKState, battle: Battle) -> dict[str, dict[str, Any]]:
+    """MK-RESULT-3, MK-AMB-28: the winner's tokens still on the battle tile, upright, and the
+    adjacent tiles of its kingdom each may move to, as the map stands now. Empty once the move
+    is made or declined."""
+    offer = (battle.data or {}).get("winner_move")
+    if not offer or offer.get("done"):
+        return {}
+    label = label_of(state, battle.tile_id)
+    tf = forces(state).get(label)
+    if tf is None:
+        return {}
+    names = token_names(state)
+    nbrs = neighbours(state, label)
+    options: dict[str, dict[str, Any]] = {}
+    for token in tf.tokens_of(offer["kingdom"]):
+        if not token.upright:
+            continue
+        tiles = sorted(mkb.winner_move_tiles(token, nbrs))
+        if tiles:
+            options[token.id] = {"name": names.get(token.id, token.id), "options": tiles}
+    return options
+
+
+def winner_move(kingdom: Kingdom, user: Any, battle_id: int, token_id: str,
+                destination: str) -> Battle:
+    """MK-RESULT-3, MK-AMB-28: the winner moves one of its armies or ships from the battle tile
+    to an adjacent tile it controls (upright, no terrain effect; enemies there mean a new
+    battle this phase), or, with no ``token_id``, declines. One move per battle."""
+    with transaction.atomic():
+        state = load_state(kingdom.campaign, lock=True)
+        require_phase(state, "C")
+        battle = next((b for b in month_battles(state) if b.pk == battle_id), None)
+        if battle is None:
+            raise ServiceError("There is no such battle this month.")
+        offer = (battle.data or {}).get("winner_move")
+        if not offer or offer.get("kingdom") != kingdom.pk:
+            raise ServiceError(f"{kingdom_name(state, kingdom.pk)} did not win this battle, so "
+                               "it has no move to make (MK-RESULT-3).")
+        if offer.get("done"):
+            raise ServiceError("The winner's move after this battle has already been "
+                               "decided (MK-RESULT-3).")
+        label = label_of(state, battle.tile_id)
+        rec = Recorder(state.campaign, user, "summer.winner_move", "")
+        if not token_id:
+            rec.summary = (f"After the battle at {label}: {kingdom_name(state, kingdom.pk)} "
+                           "keeps its tokens where they are (MK-RESULT-3).")
+            done: dict[str, Any] = {"declined": True}
+        else:
+            options = winner_move_options(state, battle)
+            if token_id not in options:
+                raise ServiceError(f"That token cannot move on from {label}: only an upright "
+                                   "army or ship of the winner still there may (MK-RESULT-3).")
+            entry = options[token_id]
+            if destination not in entry["options"]:
+                raise ServiceError(
+                    f"{entry['name']} may move only to an adjacent tile "
+                    f"{kingdom_name(state, kingdom.pk)} controls and it can enter: "
+                    f"{' or '.join(entry['options'])} (MK-RESULT-3)."
+                )
+            _move(state, rec, all_movers(state)[token_id], destination, False)
+            rec.summary = (f"After the battle at {label}: {entry['name']} moves on to "
+                           f"{destination} (MK-RESULT-3).")
+            done = {"token": entry["name"], "to": destination}
+        rec.update(battle, data={**battle.data, "winner_move": {**offer, "done": done}})
+        rec.finish()
+        return battle
+
+
 # -- what the play page shows -----------------------------------------------------------------
 
 
@@ -455,6 +533,9 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
         fighting = [t for t in (tf.tokens if tf else ())
                     if t.kingdom in (battle.chooser_id, battle.opponent_id)]
         defended = data.get("defended")
+        offer = data.get("winner_move") or {}
+        may_move = bool(offer) and (access.is_gm or bool(
+            access.kingdom and access.kingdom.pk == offer.get("kingdom")))
         retreats = [
             {"key": key, **entry, "owner": rows.get(entry["kingdom"])}
             for key, entry in data.get("retreats", {}).items()
@@ -470,6 +551,8 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
             "victims": [(t.id, names.get(t.id, t.id)) for t in fighting
                         if t.kingdom == battle.opponent_id],
             "retreats": retreats,
+            "winner_move": winner_move_options(state, battle) if may_move else {},
+            "winner_moved": (data.get("winner_move") or {}).get("done"),
             "waiting": not battle.result_chooser,
         })
     return {"summer_contested": contested, "summer_battle_choices": mine,

@@ -137,6 +137,19 @@ def retreat(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
                "Retreat made.")
 
 
+@login_required
+@require_POST
+def winner_move(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    access = mk_access(request, slug)
+    kingdom = acting_kingdom(request, access)
+    token = "" if request.POST.get("stay") else request.POST.get("token", "")
+    destination = request.POST.get(f"to_{token}", "") if token else ""
+    return run(request, access,
+               lambda: summer_battles.winner_move(kingdom, request.user, battle_id, token,
+                                                  destination),
+               "Move made." if token else "The winner stays.")
+
+
 urlpatterns = [
     path("summer/order/", give_order, name="summer_order"),
     path("summer/pair/", pair, name="summer_pair"),
@@ -145,4 +158,5 @@ urlpatterns = [
     path("summer/battle/", choose_battle, name="summer_battle"),
     path("summer/battle/<int:battle_id>/result/", battle_result, name="summer_battle_result"),
     path("summer/battle/<int:battle_id>/retreat/", retreat, name="summer_retreat"),
+    path("summer/battle/<int:battle_id>/winner-move/", winner_move, name="summer_winner_move"),
 ]
