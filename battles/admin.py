@@ -2,7 +2,17 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from battles.models import Army, ArmyList, Battle, Order, Ship, Unit, UnitStrengthEvent
+from battles.models import (
+    Army,
+    ArmyList,
+    Artefact,
+    Battle,
+    Order,
+    Ship,
+    Unit,
+    UnitStrengthEvent,
+    WizardQuest,
+)
 
 
 @admin.register(Army)
@@ -45,3 +55,15 @@ class UnitAdmin(admin.ModelAdmin):
 class UnitStrengthEventAdmin(admin.ModelAdmin):
     list_display = ("unit", "battle", "delta", "reason", "year", "month")
     raw_id_fields = ("unit", "battle", "event")
+
+
+@admin.register(Artefact)
+class ArtefactAdmin(admin.ModelAdmin):
+    list_display = ("name", "campaign", "points", "in_pool", "holder_unit", "held_by_capital_of")
+    raw_id_fields = ("campaign", "holder_unit", "held_by_capital_of", "captured_in")
+
+
+@admin.register(WizardQuest)
+class WizardQuestAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "hero", "die", "modifier", "total", "result", "artefact")
+    raw_id_fields = ("campaign", "kingdom", "hero", "tower", "artefact", "event")

@@ -240,3 +240,90 @@ class UnitStrengthEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.unit.name}: {self.delta:+d} ({self.reason})"
+
+
+# -- Wizard's quests and magical artefacts (MK-QUEST, MK-ART) ----------------------------------
+
+
+class Artefact(models.Model):
+    """A magical artefact of the campaign's one shared pool (MK-ART-1).
+
+    It is in exactly one place: the pool of quest rewards (``in_pool``), a unit
+    (``holder_unit``, MK-ART-2) or a kingdom's Capital City (``held_by_capital_of``,
+    MK-ART-6/8, and where a quest's prize waits until winter D) Deploy). ``captured_in`` names
+    the battle it was won in while its winner may still give it to a unit of the winning army
+    (MK-ART-5). Its points never count toward a unit or an army (MK-ART-4).
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="artefacts")
+    name = models.CharField(max_length=100)
+    points = models.PositiveSmallIntegerField()
+    holder_unit = models.ForeignKey("Unit", null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="artefacts")
+    held_by_capital_of = models.ForeignKey(Kingdom, null=True, blank=True,
+                                           on_delete=models.SET_NULL,
+                                           related_name="capital_artefacts")
+    in_pool = models.BooleanField(default=True)
+    captured_in = models.ForeignKey(Battle, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="captured_artefacts")
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        constraints = [
+            models.UniqueConstraint(models.functions.Lower("name"), "campaign",
+                                    name="artefact_unique_in_campaign"),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(in_pool=True, holder_unit__isnull=True,
+                             held_by_capital_of__isnull=True)
+                    | models.Q(in_pool=False, holder_unit__isnull=False,
+                               held_by_capital_of__isnull=True)
+                    | models.Q(in_pool=False, holder_unit__isnull=True,
+                               held_by_capital_of__isnull=False)
+                ),
+                name="artefact_in_one_place",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.points} pts)"
+
+
+class WizardQuest(models.Model):
+    """A Hero's quest at a Wizard's Tower in winter C) Build and recruit (MK-QUEST-1..6)."""
+
+    class Result(models.TextChoices):
+        HERO_LOST = "hero_lost", "The Hero never comes back"
+        INJURED = "injured", "Injured: -1 Unit Strength"
+        NOTHING = "nothing", "Back with nothing"
+        ARTEFACT = "artefact", "Success: an artefact of 5-15 points"
+        GREAT_ARTEFACT = "great_artefact", "Great success: an artefact of 20-30 points"
+        RARE_ARTEFACT = "rare_artefact", "Outstanding: a rare artefact of 35-50 points"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="quests")
+    year = models.PositiveIntegerField(help_text="The winter of the quest.")
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="quests")
+    hero = models.ForeignKey("Unit", on_delete=models.CASCADE, related_name="quests")
+    tower = models.ForeignKey(Tile, on_delete=models.CASCADE, related_name="quests")
+    die = models.PositiveSmallIntegerField()
+    modifier = models.PositiveSmallIntegerField()
+    total = models.PositiveSmallIntegerField()
+    result = models.CharField(max_length=20, choices=Result.choices)
+    artefact = models.ForeignKey(Artefact, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="quests")
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
+
+    class Meta:
+        ordering = ["campaign", "year", "pk"]
+        constraints = [
+            # MK-QUEST-2: one quest per Hero each winter.
+            models.UniqueConstraint(fields=["campaign", "year", "hero"],
+                                    name="quest_once_per_hero_per_winter"),
+            # MK-QUEST-1: one Hero per tower per kingdom each winter.
+            models.UniqueConstraint(fields=["campaign", "year", "kingdom", "tower"],
+                                    name="quest_once_per_tower_per_winter"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom.name}'s quest at {self.tower.label} (winter {self.year})"

@@ -22,11 +22,11 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from battles.models import Army, ArmyList, Battle, Ship, Unit, UnitStrengthEvent
+from battles.models import Army, ArmyList, Artefact, Battle, Ship, Unit, UnitStrengthEvent
 from battles.rules import mighty_kingdoms as mkb
 from campaign.access import Access
 from campaign.chronicle import Recorder
-from campaign.models import Campaign, Visibility
+from campaign.models import Campaign, Kingdom, Tile, Visibility
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
 from ledger.services import link_to_event
@@ -593,6 +593,9 @@ def assign_artefact(unit: Unit, name: str, user: Any) -> Unit:
         campaign, army = _lock(unit.army_list.army)
         if not mk.MKOptions.from_dict(campaign.options).module_artefacts:
             raise ServiceError("Magical artefacts are not used in this campaign (MK-CFG-3).")
+        if Artefact.objects.filter(campaign=campaign).exists():
+            raise ServiceError("This campaign's artefacts come from its pool: give them to units "
+                               "at winter D) Deploy on the quests and artefacts page (MK-ART-2).")
         unit = Unit.objects.filter(pk=unit.pk, army_list__army=army).first()
         if unit is None or unit.destroyed or is_removed(army):
             raise ServiceError("That unit is no longer in play.")
@@ -616,6 +619,120 @@ def assign_artefact(unit: Unit, name: str, user: Any) -> Unit:
                          f"{army.kingdom.name} {what} in army #{army.number} (MK-ART-2).") as rec:
             rec.update(unit, artefact=name)
     return unit
+
+
+def holds_capital(kingdom: Kingdom) -> bool:
+    """MK-GLOSS-8, MK-AMB-8: the kingdom holds its Capital City now (a city it controls)."""
+    if kingdom.capital_tile_id is None:
+        return False
+    return Tile.objects.filter(pk=kingdom.capital_tile_id, controller_id=kingdom.pk,
+                               settlement=mk.CITY).exists()
+
+
+def sync_artefact_names(rec: Recorder, units: Iterable[Unit]) -> None:
+    """Write the names of the artefacts each unit carries onto its row, so the army page, the
+    revealed lists and the printed rosters show them (MK-ART-3)."""
+    for unit in {u.pk: u for u in units}.values():
+        names = "; ".join(Artefact.objects.filter(holder_unit=unit).order_by("name")
+                          .values_list("name", flat=True))[:100]
+        if unit.artefact != names:
+            rec.update(unit, artefact=names)
+
+
+def move_artefact(rec: Recorder, artefact: Artefact, holder: mkb.ArtefactHolder,
+                  captured_in: Battle | None = None) -> None:
+    """Put ``artefact`` where the rules sent it (MK-ART-1/2/5..8): a unit, a kingdom's Capital
+    City or the pool, keeping the carriers' rows in step."""
+    before = artefact.holder_unit
+    if holder.in_pool:
+        rec.update(artefact, in_pool=True, holder_unit=None, held_by_capital_of=None,
+                   captured_in=None)
+    elif holder.unit_id is None:
+        rec.update(artefact, in_pool=False, holder_unit=None,
+                   held_by_capital_of_id=holder.kingdom, captured_in=captured_in)
+    else:
+        rec.update(artefact, in_pool=False, holder_unit_id=int(holder.unit_id),
+                   held_by_capital_of=None, captured_in=captured_in)
+    carriers = [u for u in (before, artefact.holder_unit) if u is not None]
+    sync_artefact_names(rec, carriers)
+
+
+def capture_artefacts(rec: Recorder, battle: Battle, results: dict[int, str],
+                      routed: Iterable[int]) -> list[str]:
+    """MK-ART-5..7, MK-AMB-37: once a battle has both its result and its routed units, every
+    artefact on a routed unit of the losing side goes to the winner: held by the winner's
+    Capital City until the winner gives it to a suitable unit of the winning army, or back to
+    the pool when the winner holds no capital. Returns the sentences for the chronicle."""
+    if not mk.MKOptions.from_dict(battle.campaign.options).module_artefacts:
+        return []
+    winner = next((pk for pk, result in results.items() if result == mkb.Result.WIN.value), None)
+    loser = next((pk for pk, result in results.items() if result == mkb.Result.LOSS.value), None)
+    if winner is None or loser is None:
+        return []
+    carried = list(Artefact.objects.filter(
+        campaign=battle.campaign, holder_unit__in=list(routed),
+        holder_unit__army_list__army__kingdom_id=loser,
+    ).select_related("holder_unit"))
+    if not carried:
+        return []
+    winner_row = Kingdom.objects.get(pk=winner)
+    capital = holds_capital(winner_row)
+    notes = []
+    for artefact in carried:
+        unit = artefact.holder_unit
+        assert unit is not None
+        holder = mkb.capture_artefact(
+            mkb.ArtefactHolder(loser, str(unit.pk)), carrier_routed=True,
+            carrier_result=mkb.Result.LOSS, winner=winner, winner_unit=None,
+            winner_holds_capital=capital)
+        move_artefact(rec, artefact, holder, captured_in=battle)
+        if holder.in_pool:
+            notes.append(f"{unit.name} was routed: {artefact.name} is lost on the field, since "
+                         f"{winner_row.name} holds no Capital City, and goes back to the pool "
+                         "(MK-ART-5/7).")
+        else:
+            notes.append(f"{unit.name} was routed: {winner_row.name} captures {artefact.name}, "
+                         f"kept in its Capital City until given to a unit of the winning army "
+                         "(MK-ART-5/6, MK-AMB-37).")
+    return notes
+
+
+def capital_artefacts_taken(rec: Recorder, battle: Battle, tile: Tile, before: int | None,
+                            after: int | None) -> list[str]:
+    """MK-ART-8, MK-AMB-37: when an enemy takes a Capital City, the artefacts it keeps pass to
+    the taker: kept in the taker's own capital (until given to a unit of an army that took part)
+    or, without one, back to the pool."""
+    if before is None or after is None or before == after:
+        return []
+    if not mk.MKOptions.from_dict(battle.campaign.options).module_artefacts:
+        return []
+    loser = Kingdom.objects.get(pk=before)
+    if loser.capital_tile_id != tile.pk:
+        return []
+    kept = list(Artefact.objects.filter(campaign=battle.campaign, held_by_capital_of=loser))
+    if not kept:
+        return []
+    taker = Kingdom.objects.get(pk=after)
+    capital = holds_capital(taker)
+    for artefact in kept:
+        holder = mkb.capital_taken(mkb.ArtefactHolder(loser.pk), taker=taker.pk, taker_unit=None,
+                                   taker_holds_own_capital=capital)
+        move_artefact(rec, artefact, holder, captured_in=battle)
+    count = f"{len(kept)} artefact{'s' if len(kept) > 1 else ''}"
+    if capital:
+        return [f"{taker.name} takes {loser.name}'s Capital City and the {count} kept there, "
+                f"now in {taker.name}'s own capital (MK-ART-8, MK-AMB-37)."]
+    return [f"{taker.name} takes {loser.name}'s Capital City; the {count} kept there go back "
+            "to the pool, since it holds no capital of its own (MK-ART-8, MK-AMB-37)."]
+
+
+def artefacts_after_result(rec: Recorder, battle: Battle, results: dict[int, str],
+                           control: tuple[int | None, int | None]) -> list[str]:
+    """MK-ART-5..8 when a battle's result is entered: captures from units already recorded as
+    routed (``unit_results``), and the artefacts of a Capital City the battle took."""
+    routed = [pk for pk, v in unit_results_of(battle).items() if v["routed"]]
+    return (capture_artefacts(rec, battle, results, routed)
+            + capital_artefacts_taken(rec, battle, battle.tile, *control))
 
 
 # -- battles: revealing lists and Unit Strength -----------------------------------------------
@@ -756,6 +873,12 @@ def record_unit_results(battle: Battle, results: Iterable[mkb.UnitBattleRecord],
                        for r in records}
             rec.update(battle, data={**(battle.data or {}), "unit_results": entered})
             link_to_event(rec, created)
+            if battle.result_chooser:
+                routed_ids = [int(r.unit_id) for r in records if r.routed]
+                captures = capture_artefacts(
+                    rec, battle, {battle.chooser_id: battle.result_chooser,
+                                  battle.opponent_id: battle.result_opponent}, routed_ids)
+                rec.summary = " ".join([rec.summary, *captures])
     return created
 
 

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from battles import services
-from battles.models import Army, Battle, Ship, Unit
+from battles.models import Army, Artefact, Battle, Ship, Unit
 from battles.rules import mighty_kingdoms as mkb
 from campaign.access import Access, get_kingdom_for
 from campaign.models import Kingdom, Role
@@ -252,7 +252,8 @@ def army(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     return render(request, "battles/army.html", _context(
         access, army=row, army_list=army_list, statuses=statuses, ship=ship,
         state=_token_state(row), can_edit=can_edit,
-        artefacts=options.module_artefacts and can_edit and bool(army_list and army_list.is_fixed),
+        artefacts=(options.module_artefacts and can_edit and bool(army_list and army_list.is_fixed)
+                   and not Artefact.objects.filter(campaign=access.campaign).exists()),
         points=sum(s.unit.points for s in alive), alive=len(alive),
         boxes=simple_boxes(row.points) if services.simple_rosters(access.campaign) else None,
     ))

@@ -8,7 +8,14 @@ from django.urls import path
 
 from campaign.access import Access
 from campaign.models import Campaign, Kingdom
-from campaign.systems.mighty_kingdoms import phases, setup, summer, views, winter
+from campaign.systems.mighty_kingdoms import (
+    advanced_views,
+    phases,
+    setup,
+    summer,
+    views,
+    winter,
+)
 from campaign.systems.mighty_kingdoms.sheets import SHEETS  # noqa: F401
 from campaign.systems.mighty_kingdoms.state import load_state
 
@@ -44,6 +51,7 @@ def play_context(access: Access) -> dict[str, Any]:
     context.update(views.setup_context(state, access))
     context.update(summer.play_context(state, access))
     context.update(winter.play_context(state, access))
+    context.update(advanced_views.play_context(state, access))
     return context
 
 
@@ -63,4 +71,11 @@ urlpatterns = [
     path("setup/army/", views.place_army, name="setup_army"),
     *summer.urlpatterns,
     *winter.urlpatterns,
+    path("advanced/", advanced_views.page, name="advanced"),
+    path("advanced/quest/", advanced_views.quest, name="quest"),
+    path("advanced/pool/", advanced_views.add_to_pool, name="artefact_add"),
+    path("advanced/pool/<int:artefact_id>/remove/", advanced_views.remove_from_pool,
+         name="artefact_remove"),
+    path("advanced/assign/", advanced_views.assign, name="artefact_assign"),
+    path("advanced/claim/", advanced_views.claim, name="artefact_claim"),
 ]

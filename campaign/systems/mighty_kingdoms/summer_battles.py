@@ -19,7 +19,7 @@ from django.db import transaction
 
 from battles.models import Army, Battle, Ship
 from battles.rules import mighty_kingdoms as mkb
-from battles.services import reveal_lists
+from battles.services import artefacts_after_result, reveal_lists
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom
 from campaign.rules import mighty_kingdoms as mk
@@ -351,6 +351,9 @@ def enter_result(battle_id: int, user: Any, campaign: Any, *, result: str = "",
         if winner_moves:
             story.append(f"{kingdom_name(state, results.winner)} may move one token on to an "
                          "adjacent tile it controls (MK-RESULT-3).")
+        story += artefacts_after_result(
+            rec, battle, {chooser: chooser_result, opponent: outcomes[opponent].value},
+            (results.controller_before, results.controller_after))
         rec.summary = " ".join([summary, *story])
         data = {
             **(battle.data or {}),
