@@ -5,11 +5,15 @@ of a ``.hexkeep.json`` file, and ``import_campaign(data, user, slug=None)`` crea
 from such a document. docs/campaign-format.md describes every field.
 
 Objects refer to each other by natural keys (kingdom names, tile labels, army numbers, usernames,
-event numbers), never by database ids, so a file can be imported on any Hexkeep site.
+event numbers, battles by year, month and number), never by database ids, so a file can be
+imported on any Hexkeep site. Rule-system JSON that holds database ids (``Campaign.state``,
+``Order.token`` and ``outcome``, ``Battle.data``, ``Event.data``) has them rewritten as reference
+strings on export and back to the new ids on import; ``_JSON_REFS`` says where they are.
 
 What a file does not carry:
 
 - invitations: their tokens are secrets bound to the site that issued them;
+- print jobs: generated PDFs, made again on demand;
 - the undo data of chronicle events (``Event.changes``): it is made of database ids. The imported
   chronicle is therefore read-only: every imported event has ``reversible=False``, and undo starts
   working again with the first new event written after the import.
@@ -39,7 +43,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from PIL import Image
 
-from battles.models import Army, Ship
+from battles.models import Army, ArmyList, Battle, Order, Ship, Unit, UnitStrengthEvent
 from campaign.images import ImageRejected, process_crest, process_photo
 from campaign.models import (
     Campaign,
@@ -55,10 +59,12 @@ from campaign.models import (
 )
 from campaign.rules.options import OptionError
 from campaign.rulesystems import REGISTRY, get_system
-from ledger.models import Balance, LedgerEntry
+from ledger.models import Balance, LedgerEntry, Purchase, Tithe
 
 FORMAT = "hexkeep-campaign"
-VERSION = 1
+VERSION = 2
+# Every version this site can read; sections a version lacks are read as empty.
+READS = (1, 2)
 
 BATCH_SIZE = 500
 
@@ -67,18 +73,266 @@ class ImportRefused(ValueError):
     """The document cannot be imported; the message says what is wrong and where."""
 
 
+# == references inside JSON fields ================================================================
+#
+# Rule systems keep some database ids inside JSON (whose turn it is, which army a battle token
+# is). A file carries them as reference strings instead, the same strings everywhere:
+#
+#   kingdom  its name                         "Blue Reach"
+#   army     kingdom name, "#", number         "Blue Reach#2"
+#   ship     kingdom name, "#", number         "Blue Reach#1"
+#   unit     army reference, "/", position     "Blue Reach#2/3"
+#   battle   year "/" month "/" number         "2/4/1"
+#
+# and tokens ("army:<id>", "ship:<id>", "pair:<ship id>") become "army:Blue Reach#2" and so on.
+
+
+@dataclass(frozen=True)
+class _RefRule:
+    """Where references of one kind sit in a JSON value.
+
+    ``path`` leads from the top of the value: a string is an object key, an integer a list
+    index, ``"*"`` every item of a list or every value of an object. At the end of the path the
+    value itself is the reference, or with ``keys`` every key of the object there that starts with
+    ``prefix`` is (the rest of the key being the id).
+    """
+
+    path: tuple[str | int, ...]
+    kind: str
+    keys: bool = False
+    prefix: str = ""
+
+
+@dataclass(frozen=True)
+class _RefSpec:
+    """The references in one JSON field: the rules, and whether token strings may appear."""
+
+    rules: tuple[_RefRule, ...] = ()
+    tokens: bool = False
+
+
+_NO_REFS = _RefSpec()
+
+_PLAY_KINGDOMS = _RefRule(("play", "sides", "*", "kingdom"), "kingdom")
+
+# Rule system slug -> JSON field -> references. Event data is keyed by event kind (a kind ending
+# in "." covers every kind that starts with it). A system not listed keeps its JSON as it is.
+_JSON_REFS: dict[str, dict[str, Any]] = {
+    "mighty-kingdoms": {
+        "campaign.state": _RefSpec((
+            _RefRule((), "kingdom", keys=True, prefix="settled:"),
+            _RefRule(("winter", "recall"), "kingdom", keys=True),
+            _RefRule(("winter", "cycles", "*", "*", 0), "kingdom"),
+            _RefRule(("winter", "fed"), "kingdom", keys=True),
+            _RefRule(("winter", "deploy", "order", "*"), "kingdom"),
+            _RefRule(("winter", "deploy", "rolls"), "kingdom", keys=True),
+            _RefRule(("winter", "deploy", "placed"), "army", keys=True),
+            _RefRule(("winter", "deploy", "last"), "kingdom"),
+        )),
+        "order.outcome": _RefSpec((_RefRule(("control", "*"), "kingdom"),), tokens=True),
+        "battle.data": _RefSpec((
+            _RefRule(("defended", "kingdom"), "kingdom"),
+            _RefRule(("retreats", "*", "kingdom"), "kingdom"),
+            _RefRule(("control", "*"), "kingdom"),
+            _RefRule(("winner_move", "kingdom"), "kingdom"),
+            _RefRule(("unit_results",), "unit", keys=True),
+            _PLAY_KINGDOMS,
+        ), tokens=True),
+        "event.data": {
+            "winter.tithe": _RefSpec((_RefRule(("giver",), "kingdom"),
+                                      _RefRule(("receiver",), "kingdom"))),
+            "army_list.": _RefSpec((_RefRule(("army",), "army"),)),
+            "unit_strength.": _RefSpec((_RefRule(("battle",), "battle"),)),
+            "summer.battle_result": _RefSpec((_RefRule(("battle",), "battle"), _PLAY_KINGDOMS),
+                                             tokens=True),
+        },
+    },
+}
+
+_REF_NOUNS = {"kingdom": "kingdom named", "army": "army", "ship": "ship", "unit": "unit",
+              "battle": "battle"}
+_TOKEN_KINDS = {"army": "army", "ship": "ship", "pair": "ship"}
+_TOKEN_ID_RE = re.compile(r"(army|ship|pair):(\d+)\Z")
+_TOKEN_REF_RE = re.compile(r"(army|ship|pair):(.+#\d+)\Z", re.DOTALL)
+
+
+def _ref_spec(rule_system: str, name: str, kind: str = "") -> _RefSpec:
+    """The references of one JSON field of a system (``kind``: the event kind, for event data)."""
+    spec = _JSON_REFS.get(rule_system, {}).get(name, _NO_REFS)
+    if isinstance(spec, dict):
+        found = spec.get(kind)
+        if found is None:
+            found = next((s for k, s in spec.items() if k.endswith(".") and kind.startswith(k)),
+                         _NO_REFS)
+        return found
+    return spec
+
+
+class _Refs:
+    """Rewrites the references inside JSON values one way.
+
+    ``mode`` is "export" (database ids to reference strings; an id that names nothing in the
+    campaign becomes null, or its entry is left out when it is an object key), "check"
+    (reference strings from a file, refused with their path unless they name something in the
+    file) or "import" (checked reference strings to the new database ids). ``table`` maps each
+    kind to its lookup: id -> string for export, string -> string for check, string -> id for
+    import.
+    """
+
+    def __init__(self, mode: str, table: dict[str, dict[Any, Any]]) -> None:
+        self.mode = mode
+        self.table = table
+
+    def convert(self, value: Any, spec: _RefSpec, path: str) -> Any:
+        for rule in spec.rules:
+            value = self._follow(value, rule, rule.path, path)
+        if spec.tokens:
+            value = self._tokens(value, path)
+        return value
+
+    # -- one reference ----------------------------------------------------------------------------
+    def _value(self, value: Any, kind: str, path: str) -> Any:
+        if value is None:
+            return None
+        if self.mode == "export":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return value
+            return self.table[kind].get(value)
+        if not isinstance(value, str):
+            raise ImportRefused(
+                f"{path}: expected a {kind} reference or null, got {_kind(value)}."
+            )
+        return self._lookup(value, kind, path)
+
+    def _key(self, key: str, kind: str, path: str) -> str | None:
+        """The key rewritten, or None when the entry is to be left out (``path`` ends with the
+        whole key)."""
+        if self.mode == "export":
+            if not key.isdigit():
+                return key
+            found = self.table[kind].get(int(key))
+            return None if found is None else str(found)
+        return str(self._lookup(key, kind, path))
+
+    def _lookup(self, key: str, kind: str, path: str) -> Any:
+        found = self.table[kind].get(key)
+        if found is None:
+            raise ImportRefused(f"{path}: no {_REF_NOUNS[kind]} {key!r} in this file.")
+        return found
+
+    def token(self, value: str, path: str) -> str | None:
+        """A token string rewritten (None for an export of a token naming nothing)."""
+        pattern = _TOKEN_ID_RE if self.mode == "export" else _TOKEN_REF_RE
+        match = pattern.match(value)
+        if match is None:
+            return value
+        prefix, ref = match.groups()
+        if self.mode == "export":
+            found = self.table[_TOKEN_KINDS[prefix]].get(int(ref))
+            return None if found is None else f"{prefix}:{found}"
+        return f"{prefix}:{self._lookup(ref, _TOKEN_KINDS[prefix], path)}"
+
+    # -- walking --------------------------------------------------------------------------------
+    def _follow(self, node: Any, rule: _RefRule, steps: tuple[str | int, ...], path: str) -> Any:
+        if not steps:
+            if not rule.keys:
+                return self._value(node, rule.kind, path)
+            if not isinstance(node, dict):
+                return node
+            rewritten = {}
+            for key, item in node.items():
+                if not key.startswith(rule.prefix):
+                    rewritten[key] = item
+                    continue
+                new = self._key(key[len(rule.prefix):], rule.kind, f"{path}[{key!r}]")
+                if new is not None:
+                    rewritten[rule.prefix + new] = item
+            return rewritten
+        step, rest = steps[0], steps[1:]
+        if step == "*":
+            if isinstance(node, list):
+                return [self._follow(v, rule, rest, f"{path}[{i}]") for i, v in enumerate(node)]
+            if isinstance(node, dict):
+                return {k: self._follow(v, rule, rest, f"{path}.{k}") for k, v in node.items()}
+            return node
+        if isinstance(step, int):
+            if not isinstance(node, list) or len(node) <= step:
+                return node
+            return [*node[:step], self._follow(node[step], rule, rest, f"{path}[{step}]"),
+                    *node[step + 1:]]
+        if not isinstance(node, dict) or step not in node:
+            return node
+        return {**node, step: self._follow(node[step], rule, rest, f"{path}.{step}")}
+
+    def _tokens(self, node: Any, path: str) -> Any:
+        if isinstance(node, str):
+            return self.token(node, path)
+        if isinstance(node, list):
+            return [self._tokens(v, f"{path}[{i}]") for i, v in enumerate(node)]
+        if isinstance(node, dict):
+            rewritten = {}
+            for key, item in node.items():
+                new = self.token(key, f"{path}[{key!r}]")
+                if new is not None:
+                    rewritten[new] = self._tokens(item, f"{path}.{key}")
+            return rewritten
+        return node
+
+
+def _army_ref(kingdom: str, number: int) -> str:
+    return f"{kingdom}#{number}"
+
+
+def _unit_ref(kingdom: str, army: int, position: int) -> str:
+    return f"{kingdom}#{army}/{position}"
+
+
+def _battle_ref(year: int, month: int, seq: int) -> str:
+    return f"{year}/{month}/{seq}"
+
+
+def _export_refs(campaign: Campaign) -> _Refs:
+    """Database ids of this campaign's rows -> reference strings."""
+    kingdoms = dict(Kingdom.objects.filter(campaign=campaign).values_list("pk", "name"))
+    armies = {
+        pk: _army_ref(name, number)
+        for pk, name, number in Army.objects.filter(campaign=campaign)
+        .values_list("pk", "kingdom__name", "number")
+    }
+    ships = {
+        pk: _army_ref(name, number)
+        for pk, name, number in Ship.objects.filter(campaign=campaign)
+        .values_list("pk", "kingdom__name", "number")
+    }
+    units = {
+        pk: _unit_ref(name, number, position)
+        for pk, name, number, position in Unit.objects.filter(army_list__army__campaign=campaign)
+        .values_list("pk", "army_list__army__kingdom__name", "army_list__army__number",
+                     "position")
+    }
+    battles = {
+        pk: _battle_ref(year, month, seq)
+        for pk, year, month, seq in Battle.objects.filter(campaign=campaign)
+        .values_list("pk", "year", "month", "seq")
+    }
+    return _Refs("export", {"kingdom": kingdoms, "army": armies, "ship": ships, "unit": units,
+                            "battle": battles})
+
+
 # == export =======================================================================================
 
 
 def export_campaign(campaign: Campaign) -> dict[str, Any]:
     """The whole campaign as a JSON-ready dict (see docs/campaign-format.md)."""
+    refs = _export_refs(campaign)
+    system = campaign.rule_system
     body: dict[str, Any] = {
         "name": campaign.name,
         "slug": campaign.slug,
         "rule_system": campaign.rule_system,
         "description": campaign.description,
         "options": campaign.options,
-        "state": campaign.state,
+        "state": refs.convert(campaign.state, _ref_spec(system, "campaign.state"), "state"),
         "clock": {
             "year": campaign.year,
             "season": campaign.season,
@@ -95,7 +349,12 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
         "ships": _export_ships(campaign),
         "ledger": _export_ledger(campaign),
         "photos": _export_photos(campaign),
-        "events": _export_events(campaign),
+        "events": _export_events(campaign, refs),
+        "battles": _export_battles(campaign, refs),
+        "army_lists": _export_army_lists(campaign),
+        "orders": _export_orders(campaign, refs),
+        "tithes": _export_tithes(campaign),
+        "purchases": _export_purchases(campaign),
     }
     return {
         "format": FORMAT,
@@ -308,7 +567,7 @@ def _export_photos(campaign: Campaign) -> list[dict[str, Any]]:
     )
 
 
-def _export_events(campaign: Campaign) -> list[dict[str, Any]]:
+def _export_events(campaign: Campaign, refs: _Refs) -> list[dict[str, Any]]:
     rows = (
         Event.objects.filter(campaign=campaign)
         .order_by("seq")
@@ -327,7 +586,9 @@ def _export_events(campaign: Campaign) -> list[dict[str, Any]]:
             "kind": row["kind"],
             "summary": row["summary"],
             "dice": row["dice"],
-            "data": row["data"],
+            "data": refs.convert(
+                row["data"], _ref_spec(campaign.rule_system, "event.data", row["kind"]), "data"
+            ),
             "visibility": row["visibility"],
             "kingdom": row["kingdom__name"],
             "undone_at": _iso(row["undone_at"]),
@@ -336,6 +597,189 @@ def _export_events(campaign: Campaign) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
+
+
+def _export_battles(campaign: Campaign, refs: _Refs) -> list[dict[str, Any]]:
+    spec = _ref_spec(campaign.rule_system, "battle.data")
+    rows = Battle.objects.filter(campaign=campaign).values(
+        "year", "month", "seq", "tile__label", "kind", "mode", "chooser__name", "opponent__name",
+        "status", "result_chooser", "result_opponent", "data", "created_at",
+    )
+    battles = [
+        {
+            "year": row["year"],
+            "month": row["month"],
+            "seq": row["seq"],
+            "tile": row["tile__label"],
+            "kind": row["kind"],
+            "mode": row["mode"],
+            "chooser": row["chooser__name"],
+            "opponent": row["opponent__name"],
+            "status": row["status"],
+            "result_chooser": row["result_chooser"],
+            "result_opponent": row["result_opponent"],
+            "data": refs.convert(row["data"], spec, "data"),
+            "created_at": _iso(row["created_at"]),
+        }
+        for row in rows
+    ]
+    return sorted(battles, key=lambda b: (b["year"], b["month"], b["seq"]))
+
+
+def _battle_key(row: dict[str, Any], prefix: str) -> str | None:
+    if row[f"{prefix}__seq"] is None:
+        return None
+    return _battle_ref(row[f"{prefix}__year"], row[f"{prefix}__month"], row[f"{prefix}__seq"])
+
+
+def _export_army_lists(campaign: Campaign) -> list[dict[str, Any]]:
+    lists = ArmyList.objects.filter(army__campaign=campaign).values(
+        "pk", "army__kingdom__name", "army__number", "race", "points_limit", "allied",
+        "fixed_at", "revealed_at_battle__year", "revealed_at_battle__month",
+        "revealed_at_battle__seq", "year", "season", "month", "phase",
+    )
+    units: dict[int, list[dict[str, Any]]] = {}
+    by_pk: dict[int, dict[str, Any]] = {}
+    for row in Unit.objects.filter(army_list__army__campaign=campaign).order_by(
+        "army_list", "position", "pk"
+    ).values(
+        "pk", "army_list", "position", "name", "unit_type", "points", "base_us", "keywords",
+        "magic_item", "living_legend", "allied", "artefact", "destroyed_year",
+        "destroyed_season", "destroyed_month", "destroyed_phase", "destroyed_reason",
+    ):
+        destroyed = None
+        if (row["destroyed_reason"] or row["destroyed_year"] is not None
+                or row["destroyed_season"] or row["destroyed_month"] is not None
+                or row["destroyed_phase"]):
+            destroyed = {
+                "reason": row["destroyed_reason"],
+                "clock": {
+                    "year": row["destroyed_year"],
+                    "season": row["destroyed_season"],
+                    "month": row["destroyed_month"],
+                    "phase": row["destroyed_phase"],
+                },
+            }
+        unit = {
+            "position": row["position"],
+            "name": row["name"],
+            "unit_type": row["unit_type"],
+            "points": row["points"],
+            "base_us": row["base_us"],
+            "keywords": row["keywords"],
+            "magic_item": row["magic_item"],
+            "living_legend": row["living_legend"],
+            "allied": row["allied"],
+            "artefact": row["artefact"],
+            "destroyed": destroyed,
+            "strength": [],
+        }
+        units.setdefault(row["army_list"], []).append(unit)
+        by_pk[row["pk"]] = unit
+    for row in UnitStrengthEvent.objects.filter(
+        unit__army_list__army__campaign=campaign
+    ).order_by("unit", "pk").values(
+        "unit", "battle__year", "battle__month", "battle__seq", "delta", "reason", "year",
+        "season", "month", "phase", "event__seq",
+    ):
+        by_pk[row["unit"]]["strength"].append(
+            {
+                "delta": row["delta"],
+                "reason": row["reason"],
+                "battle": _battle_key(row, "battle"),
+                "clock": _clock(row),
+                "event": row["event__seq"],
+            }
+        )
+    army_lists = [
+        {
+            "kingdom": row["army__kingdom__name"],
+            "army": row["army__number"],
+            "race": row["race"],
+            "points_limit": row["points_limit"],
+            "allied": row["allied"],
+            "fixed_at": _iso(row["fixed_at"]),
+            "revealed_at_battle": _battle_key(row, "revealed_at_battle"),
+            "clock": _clock(row),
+            "units": units.get(row["pk"], []),
+        }
+        for row in lists
+    ]
+    return sorted(army_lists, key=lambda a: (a["kingdom"], a["army"]))
+
+
+def _export_orders(campaign: Campaign, refs: _Refs) -> list[dict[str, Any]]:
+    spec = _ref_spec(campaign.rule_system, "order.outcome")
+    rows = Order.objects.filter(campaign=campaign).values(
+        "kingdom__name", "year", "month", "token", "army__kingdom__name", "army__number",
+        "ship__kingdom__name", "ship__number", "kind", "from_tile__label", "target__label",
+        "given_seq", "resolved_seq", "outcome",
+    )
+    orders = []
+    for row in rows:
+        army, ship = row["army__number"], row["ship__number"]
+        orders.append(
+            {
+                "kingdom": row["kingdom__name"],
+                "year": row["year"],
+                "month": row["month"],
+                "token": refs.token(row["token"], "token"),
+                "army": None if army is None else _army_ref(row["army__kingdom__name"], army),
+                "ship": None if ship is None else _army_ref(row["ship__kingdom__name"], ship),
+                "kind": row["kind"],
+                "from_tile": row["from_tile__label"],
+                "target": row["target__label"],
+                "given_seq": row["given_seq"],
+                "resolved_seq": row["resolved_seq"],
+                "outcome": refs.convert(row["outcome"], spec, "outcome"),
+            }
+        )
+    return sorted(
+        orders, key=lambda o: (o["year"], o["month"], o["given_seq"], o["kingdom"],
+                               o["token"] or "")
+    )
+
+
+def _export_tithes(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = Tithe.objects.filter(campaign=campaign).values(
+        "year", "giver__name", "receiver__name", "gold", "food", "event__seq",
+    )
+    tithes = [
+        {
+            "year": row["year"],
+            "giver": row["giver__name"],
+            "receiver": row["receiver__name"],
+            "gold": row["gold"],
+            "food": row["food"],
+            "event": row["event__seq"],
+        }
+        for row in rows
+    ]
+    return sorted(tithes, key=lambda t: (t["year"], t["giver"], t["receiver"]))
+
+
+def _export_purchases(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = Purchase.objects.filter(campaign=campaign).values(
+        "year", "kingdom__name", "kind", "tile_label", "from_state", "to_state", "gold", "food",
+        "seq", "event__seq",
+    )
+    purchases = [
+        {
+            "year": row["year"],
+            "kingdom": row["kingdom__name"],
+            "kind": row["kind"],
+            "tile_label": row["tile_label"],
+            "from_state": row["from_state"],
+            "to_state": row["to_state"],
+            "gold": row["gold"],
+            "food": row["food"],
+            "seq": row["seq"],
+            "event": row["event__seq"],
+        }
+        for row in rows
+    ]
+    return sorted(purchases, key=lambda p: (p["year"], p["seq"], p["kingdom"], p["kind"],
+                                            p["tile_label"], p["event"] or 0))
 
 
 # == checking a document ==========================================================================
@@ -531,6 +975,13 @@ class _Plan:
     balances: list[dict[str, Any]]
     photos: list[dict[str, Any]]
     events: list[dict[str, Any]]
+    battles: list[dict[str, Any]] = field(default_factory=list)
+    army_lists: list[dict[str, Any]] = field(default_factory=list)
+    orders: list[dict[str, Any]] = field(default_factory=list)
+    tithes: list[dict[str, Any]] = field(default_factory=list)
+    purchases: list[dict[str, Any]] = field(default_factory=list)
+    # Whether JSON fields carry reference strings to turn into the new ids (version 2 on).
+    translate: bool = False
     usernames: set[str] = field(default_factory=set)
 
 
@@ -541,14 +992,22 @@ def _check_header(data: Any) -> _Node:
             f"{FORMAT!r})."
         )
     version = data.get("version")
-    if version != VERSION:
-        if isinstance(version, int) and not isinstance(version, bool):
-            raise ImportRefused(
-                f"This file is version {version}; version {version} is not supported "
-                f"(this site reads version {VERSION})."
-            )
-        raise ImportRefused(f"version: expected the number {VERSION}, got {_kind(version)}.")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ImportRefused(
+            f"version: expected a whole number ({_versions()}), got {_kind(version)}."
+        )
+    if version not in READS:
+        raise ImportRefused(
+            f"This file is version {version}; version {version} is not supported "
+            f"(this site reads {_versions()})."
+        )
     return _Node(data, "").node("campaign")
+
+
+def _versions() -> str:
+    if len(READS) == 1:
+        return f"version {READS[0]}"
+    return "versions " + ", ".join(map(str, READS[:-1])) + f" and {READS[-1]}"
 
 
 def _clock_fields(node: _Node, key: str, *, sub_phase: bool = False) -> dict[str, Any]:
@@ -572,6 +1031,7 @@ def _unique(seen: dict[Any, str], key: Any, path: str, what: str) -> None:
 
 def _plan(data: Any, slug: str | None) -> _Plan:
     root = _check_header(data)
+    translate = data["version"] >= 2
 
     # -- the campaign itself ---------------------------------------------------------------------
     rule_system = root.text("rule_system")
@@ -874,6 +1334,13 @@ def _plan(data: Any, slug: str | None) -> _Plan:
             }
         )
 
+    ship_keys = {(s["kingdom"], s["number"]) for s in ships}
+    forces = _plan_forces(root, kingdom_names, labels, seqs, army_keys, ship_keys)
+    if translate:
+        keys = _plan_keys(kingdom_names, forces, (_army_ref(*k) for k in army_keys),
+                          (_army_ref(*k) for k in ship_keys))
+        _check_json_refs(rule_system, campaign, events, forces, keys)
+
     return _Plan(
         slug=chosen,
         campaign=campaign,
@@ -887,8 +1354,282 @@ def _plan(data: Any, slug: str | None) -> _Plan:
         balances=balances,
         photos=photos,
         events=events,
+        battles=forces["battles"],
+        army_lists=forces["army_lists"],
+        orders=forces["orders"],
+        tithes=forces["tithes"],
+        purchases=forces["purchases"],
+        translate=translate,
         usernames=usernames,
     )
+
+
+def _plan_forces(
+    root: _Node, kingdom_names: set[str], labels: set[str], seqs: dict[Any, str],
+    army_keys: set[Any], ship_keys: set[Any],
+) -> dict[str, Any]:
+    """Check the battles, army lists, orders, tithes and purchases of a document."""
+
+    def kingdom(node: _Node, key: str) -> str:
+        name = node.text(key)
+        if name not in kingdom_names:
+            raise ImportRefused(f"{node.at(key)}: no kingdom named {name!r}.")
+        return name
+
+    def tile(node: _Node, key: str, *, null: bool) -> str | None:
+        label = node.optional_text(key) if null else node.text(key)
+        if label is not None and label not in labels:
+            raise ImportRefused(f"{node.at(key)}: no tile labelled {label!r} on the map.")
+        return label
+
+    def event(node: _Node, key: str) -> int | None:
+        seq = node.integer(key, minimum=1, default=None, null=True)
+        if seq is not None and seq not in seqs:
+            raise ImportRefused(f"{node.at(key)}: there is no event #{seq}.")
+        return seq
+
+    def ref(node: _Node, key: str, known: Iterable[str], what: str) -> str | None:
+        value = node.optional_text(key)
+        if value is not None and value not in known:
+            raise ImportRefused(f"{node.at(key)}: no {what} {value!r} in this file.")
+        return value
+
+    def small(node: _Node, key: str, **kwargs: Any) -> int | None:
+        return node.integer(key, minimum=0, maximum=32767, **kwargs)
+
+    def big(node: _Node, key: str, **kwargs: Any) -> int | None:
+        return node.integer(key, minimum=0, maximum=2**31 - 1, **kwargs)
+
+    # -- battles ---------------------------------------------------------------------------------
+    battles: list[dict[str, Any]] = []
+    seen: dict[Any, str] = {}
+    for node in root.nodes("battles", default=[]):
+        year, month, seq = big(node, "year"), small(node, "month"), small(node, "seq")
+        key = _battle_ref(year, month, seq)  # type: ignore[arg-type]
+        _unique(seen, key, node.path, f"battle {key}")
+        battles.append(
+            {
+                "key": key,
+                "year": year,
+                "month": month,
+                "seq": seq,
+                "tile": tile(node, "tile", null=False),
+                "kind": node.text("kind", max_length=_max_length(Battle, "kind"), blank=False),
+                "mode": node.text("mode", max_length=_max_length(Battle, "mode"), default=""),
+                "chooser": kingdom(node, "chooser"),
+                "opponent": kingdom(node, "opponent"),
+                "status": node.choice("status", Battle.Status.values,
+                                      default=Battle.Status.PENDING),
+                "result_chooser": node.text(
+                    "result_chooser", max_length=_max_length(Battle, "result_chooser"), default=""
+                ),
+                "result_opponent": node.text(
+                    "result_opponent", max_length=_max_length(Battle, "result_opponent"),
+                    default="",
+                ),
+                "data": node.obj("data", default={}),
+                "created_at": node.timestamp("created_at"),
+            }
+        )
+    battle_keys = set(seen)
+    army_refs = {_army_ref(k, n) for k, n in army_keys}
+    ship_refs = {_army_ref(k, n) for k, n in ship_keys}
+
+    # -- army lists, their units and each unit's Unit Strength history ---------------------------
+    army_lists: list[dict[str, Any]] = []
+    seen = {}
+    marks: dict[Any, str] = {}
+    for node in root.nodes("army_lists", default=[]):
+        owner = kingdom(node, "kingdom")
+        number = small(node, "army")
+        if (owner, number) not in army_keys:
+            raise ImportRefused(f"{node.at('army')}: {owner} has no army #{number}.")
+        _unique(seen, (owner, number), node.path, f"the list of army #{number} of {owner}")
+        units: list[dict[str, Any]] = []
+        positions: dict[Any, str] = {}
+        for unit_node in node.nodes("units", default=[]):
+            position = small(unit_node, "position")
+            _unique(positions, position, unit_node.at("position"), f"unit position {position}")
+            unit_key = _unit_ref(owner, number, position)  # type: ignore[arg-type]
+            destroyed = _destroyed(unit_node)
+            strength = []
+            for mark in unit_node.nodes("strength", default=[]):
+                delta = mark.integer("delta", minimum=-1, maximum=1)
+                if delta == 0:
+                    raise ImportRefused(f"{mark.at('delta')}: must be 1 or -1, got 0.")
+                reason = mark.choice("reason", UnitStrengthEvent.Reason.values)
+                battle = ref(mark, "battle", battle_keys, "battle")
+                if battle is not None:
+                    _unique(marks, (unit_key, battle, reason), mark.at("reason"),
+                            f"the {reason} mark of unit {unit_key} in battle {battle}")
+                strength.append(
+                    {
+                        "delta": delta,
+                        "reason": reason,
+                        "battle": battle,
+                        **_clock_fields(mark, "clock"),
+                        "event": event(mark, "event"),
+                    }
+                )
+            units.append(
+                {
+                    "key": unit_key,
+                    "position": position,
+                    "name": unit_node.text("name", max_length=_max_length(Unit, "name")),
+                    "unit_type": unit_node.text(
+                        "unit_type", max_length=_max_length(Unit, "unit_type")
+                    ),
+                    "points": small(unit_node, "points"),
+                    "base_us": small(unit_node, "base_us", default=None, null=True),
+                    "keywords": unit_node.array("keywords", default=[]),
+                    "magic_item": unit_node.text(
+                        "magic_item", max_length=_max_length(Unit, "magic_item"), default=""
+                    ),
+                    "living_legend": unit_node.boolean("living_legend", default=False),
+                    "allied": unit_node.boolean("allied", default=False),
+                    "artefact": unit_node.text(
+                        "artefact", max_length=_max_length(Unit, "artefact"), default=""
+                    ),
+                    **destroyed,
+                    "strength": strength,
+                }
+            )
+        army_lists.append(
+            {
+                "kingdom": owner,
+                "army": number,
+                "race": node.text("race", max_length=_max_length(ArmyList, "race"), default=""),
+                "points_limit": small(node, "points_limit", default=500),
+                "allied": node.boolean("allied", default=False),
+                "fixed_at": node.timestamp("fixed_at", null=True),
+                "revealed_at_battle": ref(node, "revealed_at_battle", battle_keys, "battle"),
+                **_clock_fields(node, "clock"),
+                "units": units,
+            }
+        )
+
+    # -- orders ----------------------------------------------------------------------------------
+    orders: list[dict[str, Any]] = []
+    seen = {}
+    for node in root.nodes("orders", default=[]):
+        year, month = big(node, "year"), small(node, "month")
+        token = node.text("token", blank=False)
+        _unique(seen, (year, month, token), node.at("token"),
+                f"the order for {token} in year {year}, month {month}")
+        orders.append(
+            {
+                "kingdom": kingdom(node, "kingdom"),
+                "year": year,
+                "month": month,
+                "token": token,
+                "token_path": node.at("token"),
+                "army": ref(node, "army", army_refs, "army"),
+                "ship": ref(node, "ship", ship_refs, "ship"),
+                "kind": node.choice("kind", Order.Kind.values),
+                "from_tile": tile(node, "from_tile", null=True),
+                "target": tile(node, "target", null=True),
+                "given_seq": big(node, "given_seq"),
+                "resolved_seq": big(node, "resolved_seq", default=None, null=True),
+                "outcome": node.obj("outcome", default={}),
+            }
+        )
+
+    # -- winter tithes and purchases -------------------------------------------------------------
+    tithes: list[dict[str, Any]] = []
+    seen = {}
+    for node in root.nodes("tithes", default=[]):
+        year, giver, receiver = big(node, "year"), kingdom(node, "giver"), kingdom(node, "receiver")
+        _unique(seen, (year, giver, receiver), node.path,
+                f"the tithe of {giver} to {receiver} in year {year}")
+        tithes.append(
+            {
+                "year": year,
+                "giver": giver,
+                "receiver": receiver,
+                "gold": small(node, "gold", default=0),
+                "food": small(node, "food", default=0),
+                "event": event(node, "event"),
+            }
+        )
+    purchases: list[dict[str, Any]] = []
+    for node in root.nodes("purchases", default=[]):
+        purchases.append(
+            {
+                "year": big(node, "year"),
+                "kingdom": kingdom(node, "kingdom"),
+                "kind": node.text("kind", max_length=_max_length(Purchase, "kind"), blank=False),
+                "tile_label": node.text(
+                    "tile_label", max_length=_max_length(Purchase, "tile_label"), default=""
+                ),
+                "from_state": node.text(
+                    "from_state", max_length=_max_length(Purchase, "from_state"), default=""
+                ),
+                "to_state": node.text(
+                    "to_state", max_length=_max_length(Purchase, "to_state"), default=""
+                ),
+                "gold": small(node, "gold", default=0),
+                "food": small(node, "food", default=0),
+                "seq": big(node, "seq"),
+                "event": event(node, "event"),
+            }
+        )
+    return {"battles": battles, "army_lists": army_lists, "orders": orders, "tithes": tithes,
+            "purchases": purchases}
+
+
+def _destroyed(node: _Node) -> dict[str, Any]:
+    """A unit's ``destroyed`` object (null while it fights on) as the row's fields."""
+    fields: dict[str, Any] = {
+        "destroyed_reason": "", "destroyed_year": None, "destroyed_season": "",
+        "destroyed_month": None, "destroyed_phase": "",
+    }
+    if node.raw("destroyed", None) is None:
+        return fields
+    destroyed = node.node("destroyed")
+    clock = destroyed.node("clock")
+    fields.update(
+        destroyed_reason=destroyed.choice("reason", ["", *Unit.Reason.values]),
+        destroyed_year=clock.integer("year", minimum=0, maximum=2**31 - 1, default=None,
+                                     null=True),
+        destroyed_season=clock.text("season", max_length=20, default=""),
+        destroyed_month=clock.integer("month", minimum=0, maximum=32767, default=None, null=True),
+        destroyed_phase=clock.text("phase", max_length=20, default=""),
+    )
+    return fields
+
+
+def _plan_keys(kingdoms: Iterable[str], forces: dict[str, Any], armies: Iterable[str],
+               ships: Iterable[str]) -> dict[str, set[str]]:
+    """Every reference string a document defines, by kind."""
+    return {
+        "kingdom": set(kingdoms),
+        "army": set(armies),
+        "ship": set(ships),
+        "unit": {u["key"] for a in forces["army_lists"] for u in a["units"]},
+        "battle": {b["key"] for b in forces["battles"]},
+    }
+
+
+def _check_json_refs(rule_system: str, campaign: dict[str, Any], events: list[dict[str, Any]],
+                     forces: dict[str, Any], keys: dict[str, set[str]]) -> None:
+    """Refuse a document whose JSON fields name a kingdom, army, ship, unit or battle it lacks."""
+    refs = _Refs("check", {kind: {k: k for k in found} for kind, found in keys.items()})
+    refs.convert(campaign["state"], _ref_spec(rule_system, "campaign.state"), "campaign.state")
+    for i, spec in enumerate(events):
+        refs.convert(spec["data"], _ref_spec(rule_system, "event.data", spec["kind"]),
+                     f"campaign.events[{i}].data")
+    for i, spec in enumerate(forces["battles"]):
+        refs.convert(spec["data"], _ref_spec(rule_system, "battle.data"),
+                     f"campaign.battles[{i}].data")
+    for i, spec in enumerate(forces["orders"]):
+        if _TOKEN_REF_RE.match(spec["token"]) is None:
+            raise ImportRefused(
+                f"{spec['token_path']}: {spec['token']!r} is not a token such as "
+                "'army:Red#1', 'ship:Red#1' or 'pair:Red#1'."
+            )
+        refs.token(spec["token"], spec["token_path"])
+        refs.convert(spec["outcome"], _ref_spec(rule_system, "order.outcome"),
+                     f"campaign.orders[{i}].outcome")
 
 
 # == import =======================================================================================
@@ -1073,21 +1814,77 @@ def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str
             data=spec["data"],
         )
     _bulk_create(Army, list(armies.values()))
-    _bulk_create(
-        Ship,
-        [
-            Ship(
-                campaign=campaign,
-                kingdom=kingdoms[spec["kingdom"]],
-                number=spec["number"],
-                tile=tiles[spec["tile"]] if spec["tile"] else None,
-                on_side=spec["on_side"],
-                paired_army=armies[spec["paired_army"]] if spec["paired_army"] else None,
-                data=spec["data"],
+    ships = {
+        (spec["kingdom"], spec["number"]): Ship(
+            campaign=campaign,
+            kingdom=kingdoms[spec["kingdom"]],
+            number=spec["number"],
+            tile=tiles[spec["tile"]] if spec["tile"] else None,
+            on_side=spec["on_side"],
+            paired_army=armies[spec["paired_army"]] if spec["paired_army"] else None,
+            data=spec["data"],
+        )
+        for spec in plan.ships
+    }
+    _bulk_create(Ship, list(ships.values()))
+
+    # Battles, then army lists and their units; battle data waits for the units it names.
+    battles = {
+        spec["key"]: Battle(
+            campaign=campaign,
+            tile=tiles[spec["tile"]],
+            chooser=kingdoms[spec["chooser"]],
+            opponent=kingdoms[spec["opponent"]],
+            **{k: v for k, v in spec.items()
+               if k not in ("key", "tile", "chooser", "opponent", "data")},
+        )
+        for spec in plan.battles
+    }
+    _insert_as_given(Battle, list(battles.values()))
+    army_lists = [
+        ArmyList(
+            army=armies[(spec["kingdom"], spec["army"])],
+            race=spec["race"],
+            points_limit=spec["points_limit"],
+            allied=spec["allied"],
+            fixed_at=spec["fixed_at"],
+            revealed_at_battle=(battles[spec["revealed_at_battle"]]
+                                if spec["revealed_at_battle"] else None),
+            year=spec["year"],
+            season=spec["season"],
+            month=spec["month"],
+            phase=spec["phase"],
+        )
+        for spec in plan.army_lists
+    ]
+    _bulk_create(ArmyList, army_lists)
+    units: dict[str, Unit] = {}
+    for army_list, spec in zip(army_lists, plan.army_lists):
+        for unit in spec["units"]:
+            units[unit["key"]] = Unit(
+                army_list=army_list,
+                **{k: v for k, v in unit.items() if k not in ("key", "strength")},
             )
-            for spec in plan.ships
-        ],
-    )
+    _bulk_create(Unit, list(units.values()))
+
+    refs = _Refs("import", {
+        "kingdom": {name: k.pk for name, k in kingdoms.items()},
+        "army": {_army_ref(*key): a.pk for key, a in armies.items()},
+        "ship": {_army_ref(*key): s.pk for key, s in ships.items()},
+        "unit": {key: u.pk for key, u in units.items()},
+        "battle": {key: b.pk for key, b in battles.items()},
+    })
+    system = plan.campaign["rule_system"]
+
+    def json_refs(value: Any, name: str, kind: str = "") -> Any:
+        if not plan.translate:
+            return value
+        return refs.convert(value, _ref_spec(system, name, kind), name)
+
+    for spec in plan.battles:
+        battles[spec["key"]].data = json_refs(spec["data"], "battle.data")
+    if battles:
+        Battle.objects.bulk_update(list(battles.values()), ["data"], batch_size=BATCH_SIZE)
 
     # The chronicle, exactly as it was, but read-only: its undo data stayed behind.
     def who(name: str | None) -> Any:
@@ -1106,7 +1903,7 @@ def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str
             kind=spec["kind"],
             summary=spec["summary"],
             dice=spec["dice"],
-            data=spec["data"],
+            data=json_refs(spec["data"], "event.data", spec["kind"]),
             changes=[],
             reversible=False,
             visibility=spec["visibility"],
@@ -1154,6 +1951,60 @@ def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str
         ],
     )
 
+    def seq(number: int | None) -> Event | None:
+        return events[number] if number is not None else None
+
+    # Winter tithes and purchases, Unit Strength marks and the orders of summer months.
+    _bulk_create(Tithe, [
+        Tithe(campaign=campaign, year=spec["year"], giver=kingdoms[spec["giver"]],
+              receiver=kingdoms[spec["receiver"]], gold=spec["gold"], food=spec["food"],
+              event=seq(spec["event"]))
+        for spec in plan.tithes
+    ])
+    _bulk_create(Purchase, [
+        Purchase(campaign=campaign, kingdom=kingdoms[spec["kingdom"]], event=seq(spec["event"]),
+                 **{k: v for k, v in spec.items() if k not in ("kingdom", "event")})
+        for spec in plan.purchases
+    ])
+    _bulk_create(UnitStrengthEvent, [
+        UnitStrengthEvent(
+            unit=units[unit["key"]],
+            battle=battles[mark["battle"]] if mark["battle"] else None,
+            delta=mark["delta"],
+            reason=mark["reason"],
+            year=mark["year"],
+            season=mark["season"],
+            month=mark["month"],
+            phase=mark["phase"],
+            event=seq(mark["event"]),
+        )
+        for spec in plan.army_lists for unit in spec["units"] for mark in unit["strength"]
+    ])
+    _bulk_create(Order, [
+        Order(
+            campaign=campaign,
+            kingdom=kingdoms[spec["kingdom"]],
+            year=spec["year"],
+            month=spec["month"],
+            token=refs.token(spec["token"], spec["token_path"]) if plan.translate
+            else spec["token"],
+            army=armies[_split_ref(spec["army"])] if spec["army"] else None,
+            ship=ships[_split_ref(spec["ship"])] if spec["ship"] else None,
+            kind=spec["kind"],
+            from_tile=tiles[spec["from_tile"]] if spec["from_tile"] else None,
+            target=tiles[spec["target"]] if spec["target"] else None,
+            given_seq=spec["given_seq"],
+            resolved_seq=spec["resolved_seq"],
+            outcome=json_refs(spec["outcome"], "order.outcome"),
+        )
+        for spec in plan.orders
+    ])
+
+    # The campaign's running state, now that everything it may name exists.
+    if plan.translate and campaign.state:
+        campaign.state = json_refs(campaign.state, "campaign.state")
+        Campaign.objects.filter(pk=campaign.pk).update(state=campaign.state)
+
     # Photos of the table.
     photos = []
     for spec in plan.photos:
@@ -1174,6 +2025,12 @@ def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str
 
     campaign.import_report = report  # type: ignore[attr-defined]
     return campaign
+
+
+def _split_ref(ref: str) -> tuple[str, int]:
+    """An army or ship reference ("Blue Reach#2") as (kingdom name, number)."""
+    kingdom, _, number = ref.rpartition("#")
+    return kingdom, int(number)
 
 
 def import_notes(campaign: Campaign) -> list[str]:
