@@ -292,6 +292,21 @@ def test_admin_site_is_for_superusers_only(world: World) -> None:
     assert world.client("admin").get("/admin/").status_code == 200
 
 
+def test_admin_lists_every_model_of_every_app(world: World) -> None:
+    from django.apps import apps
+    from django.contrib import admin
+    from django.urls import reverse
+
+    ours = [m for label in ("campaign", "ledger", "battles")
+            for m in apps.get_app_config(label).get_models()]
+    missing = [m.__name__ for m in ours if m not in admin.site._registry]
+    assert missing == []
+    client = world.client("admin")
+    for model in ours:
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        assert client.get(url).status_code == 200, model.__name__
+
+
 # -- every campaign-scoped URL, including those of the ledger and of each rule system ---------
 
 
