@@ -12,7 +12,8 @@ from campaign.models import Campaign
 from campaign.systems.mighty_kingdoms import battle_play as bp
 from campaign.systems.mighty_kingdoms import summer
 from tests.e2e.conftest import shot
-from tests.mk.test_summer_phone import browse, log_in
+from tests.mk.test_summer_phone import browse
+from tests.phone import log_in
 from tests.mk.test_summer_scene import Scene, campaign, scene  # noqa: F401
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

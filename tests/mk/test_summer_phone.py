@@ -8,58 +8,22 @@ share one thread. Database work stays on the test's thread, between the browser 
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
 from battles.models import Army, Order
 from campaign.systems.mighty_kingdoms import summer
-from tests.e2e.conftest import CHROMIUM, PHONE, shot
+from tests.e2e.conftest import shot
 from tests.mk.test_summer_scene import Scene, campaign, scene  # noqa: F401
+from tests.phone import log_in, on_a_phone
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def browse(steps: Callable[[Any], None]) -> None:
-    """Run ``steps(page)`` in a fresh phone-sized Chromium, on a thread of its own."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make test`, which installs it.")
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        from playwright.sync_api import sync_playwright
-
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(
-                    executable_path=CHROMIUM,
-                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                          "--disable-component-update", "--no-first-run"])
-                context = browser.new_context(viewport=PHONE, device_scale_factor=2,
-                                              is_mobile=True, has_touch=True)
-                try:
-                    steps(context.new_page())
-                finally:
-                    browser.close()
-        except BaseException as exc:  # handed back to the test's thread
-            errors.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=120)
-    assert not thread.is_alive(), "the browser steps did not finish"
-    if errors:
-        raise errors[0]
-
-
-def log_in(page: Any, url: str, username: str) -> None:
-    page.goto(f"{url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", f"pw-{username}")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{url}/")
+    """Run ``steps(page)`` in a fresh phone-sized Chromium (``tests.phone.on_a_phone``)."""
+    on_a_phone(lambda context: steps(context.new_page()))
 
 
 def fits_a_phone(page: Any, buttons: bool = True) -> None:

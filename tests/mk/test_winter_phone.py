@@ -1,17 +1,10 @@
 """At phone width (390 px), a player spends their winter gold with one thumb and reads "My
 kingdom" and the ledger: no sideways scrolling, every button at least 44 px tall, the purchase
 lands through htmx without leaving the page.
-
-The browser runs in a thread of its own (Playwright's sync API keeps an event loop in the thread
-that starts it), so this test does not depend on, or clash with, the browser of tests/e2e.
 """
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,57 +12,9 @@ import pytest
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from ledger.models import Purchase
 from tests.mk.test_winter_world import build_tv3, plain_summer, to_phase  # noqa: F401
+from tests.phone import fits_a_phone, on_a_phone, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM = os.environ.get("HEXKEEP_CHROMIUM", "/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "e2e"
-SMALL_BUTTONS = """() => [...document.querySelectorAll('button, a.button')]
-  .filter(b => b.offsetParent !== null)
-  .map(b => [b.innerText.trim(), b.getBoundingClientRect().height])
-  .filter(([text, h]) => h < 44)"""
-
-
-def on_a_phone(script: Callable[[Any], None]) -> None:
-    """Run ``script(context)`` in Chromium at 390 x 844 (a phone's browser context), in its own
-    thread; re-raise its failure."""
-    failures: list[BaseException] = []
-
-    def run() -> None:
-        from playwright.sync_api import sync_playwright
-
-        try:
-            if not Path(CHROMIUM).exists():
-                raise AssertionError(f"Chromium not found at {CHROMIUM}: run `make test`.")
-            with sync_playwright() as p:
-                browser = p.chromium.launch(
-                    executable_path=CHROMIUM,
-                    args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-                context = browser.new_context(viewport={"width": 390, "height": 844},
-                                              device_scale_factor=2, is_mobile=True,
-                                              has_touch=True)
-                try:
-                    script(context)
-                finally:
-                    browser.close()
-        except BaseException as exc:
-            failures.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=120)
-    if failures:
-        raise failures[0]
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def fits_a_phone(page: Any) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    assert page.evaluate(SMALL_BUTTONS) == []
 
 
 def test_mk_buy_on_a_phone_and_read_my_kingdom(live_server: Any, gm: Any,
