@@ -5,6 +5,12 @@ player's phone pages, for campaigns of 1x, 4x and 16x size.
 tiles. Run: `DEBUG=1 .venv/bin/python bench/mk_year.py [1 4 16]` (default: 1 4). Figures are
 printed next to a minimal view's time from the same run. Targets: the phone pages under 50 ms
 at every size; resolution growing no faster than the campaign.
+
+Columns: the mean time of a summer month (orders, resolution, battle, reform) and of the winter,
+both through the services as ``autoplay`` plays them; the player's play page (their phone page)
+and kingdom page in ms, the play page as a multiple of the minimal view ("x min") and its query
+count; and, from the second size on, how the month and the winter grew against the previous size
+divided by how much the campaign grew ("month x", "winter x": 1.0 is linear growth).
 """
 
 from __future__ import annotations
@@ -83,7 +89,9 @@ def main() -> None:
         base = minimal_view_ms(baseline_client)
         print(f"minimal view: {base:.2f} ms")
         print(f"{'scale':>5} {'kingdoms':>8} {'armies':>6} {'tiles':>6} {'month s':>8} "
-              f"{'winter s':>8} {'play ms':>8} {'x min':>6} {'kingdom ms':>10} {'queries':>7}")
+              f"{'winter s':>8} {'play ms':>8} {'x min':>6} {'kingdom ms':>10} {'queries':>7} "
+              f"{'month x':>7} {'winter x':>8}", flush=True)
+        previous: tuple[int, float, float] | None = None
         for scale in scales:
             campaign, gm, players = build(scale)
             rng = random.Random(scale)
@@ -105,9 +113,16 @@ def main() -> None:
             with CaptureQueriesContext(connection) as queries:
                 client.get(play_url)
             tiles = campaign.map.tiles.count()
+            # Growth against the previous size, per unit of campaign size: 1.0 is linear.
+            growth = ("", "")
+            if previous is not None:
+                ratio = scale / previous[0]
+                growth = (f"{month / previous[1] / ratio:.2f}",
+                          f"{winter / previous[2] / ratio:.2f}")
+            previous = (scale, month, winter)
             print(f"{scale:>5} {12 * scale:>8} {72 * scale:>6} {tiles:>6} {month:>8.2f} "
                   f"{winter:>8.2f} {play_ms:>8.1f} {play_ms / base:>6.0f} {kingdom_ms:>10.1f} "
-                  f"{len(queries):>7}")
+                  f"{len(queries):>7} {growth[0]:>7} {growth[1]:>8}", flush=True)
 
 
 if __name__ == "__main__":

@@ -27,19 +27,25 @@ def _turn(state: MKState) -> int | None:
     return handler.turn(state) if handler.turn else None
 
 
+def _occupied(state: MKState, taken: set[str]) -> set[str]:
+    return {a.tile for a in state.armies} | {s.tile for s in state.ships} | taken
+
+
 def _target(state: MKState, mover: mk.Mover, taken: set[str], rng: random.Random) -> str | None:
     """Unexplored land first, else an own tile on the frontier; never onto another token."""
-    occupied = {a.tile for a in state.armies} | {s.tile for s in state.ships} | taken
-    legal = [label for label in mk.legal_move_destinations(mover, state.map, state.options)
+    # The destinations and their neighbours: two steps around the token.
+    tiles = state.map_around([mover.tile], 2)
+    occupied = _occupied(state, taken)
+    legal = [label for label in mk.legal_move_destinations(mover, tiles, state.options)
              if label not in occupied]
     rng.shuffle(legal)
     for label in legal:
-        if not state.map.tile(label).explored:
+        if not tiles.tile(label).explored:
             return label
     for label in legal:
-        tile = state.map.tile(label)
+        tile = tiles.tile(label)
         if tile.controller == mover.kingdom and any(
-            (n := state.map.get(label_n)) is not None and not n.explored
+            (n := tiles.get(label_n)) is not None and not n.explored
             for label_n in tile.neighbours
         ):
             return label
@@ -63,17 +69,18 @@ def play_summer_month(campaign: Campaign, user: Any, rng: random.Random) -> None
             summer_orders.give_order(kingdom, user, mover.key, mk.DEFEND, None)
         else:
             # Ships cannot Defend (MK-ORD-7): they sail to open water, or along the coast.
-            occupied = {a.tile for a in state.armies} | {s.tile for s in state.ships} | taken
+            occupied = _occupied(state, taken)
+            tiles = state.map_around([mover.tile])
             waters = sorted(
-                (label for label in mk.legal_move_destinations(mover, state.map, state.options)
+                (label for label in mk.legal_move_destinations(mover, tiles, state.options)
                  if label not in occupied),
-                key=lambda label: not state.map.tile(label).is_open_water,
+                key=lambda label: not tiles.tile(label).is_open_water,
             )
             if waters:
                 taken.add(waters[0])
                 summer_orders.give_order(kingdom, user, mover.key, mk.MOVE, waters[0])
             else:
-                legal = mk.legal_orders(mover, state.map, state.options)
+                legal = mk.legal_orders(mover, tiles, state.options)
                 summer_orders.give_order(kingdom, user, mover.key, sorted(legal)[0], None)
     phases.advance(campaign, user)
     while (state := _state(campaign)) and (turn := _turn(state)) is not None:
@@ -119,10 +126,10 @@ def play_winter(campaign: Campaign, user: Any, *, stop_in_buy: bool = False) -> 
         numbers = [a.number for a in sorted(state.armies_of(pk), key=lambda a: a.number)]
         ws.feed(row, user, numbers[: stock[pk].food])
     phases.advance(campaign, user)
-    while (state := _state(campaign)) and (turn := _turn(state)) is not None:
+    while (state := _state(campaign)) and (turn := ws.deploy_turn(state)) is not None:
         placed = ws.winter_data(state.campaign)["deploy"]["placed"]
         army = ws.waiting_armies(state, placed, turn)[0]
-        tiles = mk.legal_deploy_tiles(state.kingdoms[turn], state.map,
+        tiles = mk.legal_deploy_tiles(state.kingdoms[turn], ws.kingdom_map(state, turn),
                                       ws.placed_counts(state, placed, turn))
         ws.deploy_army(state.kingdom_rows[turn], user, army.number, sorted(tiles)[0])
     phases.advance(campaign, user)
@@ -133,11 +140,11 @@ def _choose_recall(state: MKState, pk: int, pending: dict[str, bool], user: Any)
     kingdom = state.kingdoms[pk]
     tile = None
     if pending.get("armies"):
-        plan = mk.recall_destination(kingdom, state.map)
+        plan = mk.recall_destination(kingdom, ws.kingdom_map(state, pk))
         tile = sorted(plan.choices)[0] if plan.choices else None
     docks: dict[int, str] = {}
     if pending.get("ships"):
-        cities = list(mk.docking_cities(pk, state.map))
+        cities = list(mk.docking_cities(pk, ws.kingdom_map(state, pk)))
         for ship in sorted(state.ships_of(pk), key=lambda s: s.number):
             if cities:
                 docks[ship.number] = cities.pop(0)
@@ -148,7 +155,8 @@ def _pick_purchase(state: MKState, pk: int) -> eco.Purchase | None:
     """A ship where a harbour is free, else a recruit, else a village: the first affordable."""
     winter = ws.kingdom_winter(state, pk, ws.stocks(state)[pk], ws.purchases_this_winter(state),
                                ws.last_army_number(pk))
-    options = [o for o in eco.affordable_purchases(winter, state.map, state.options)
+    options = [o for o in eco.affordable_purchases(winter, ws.kingdom_map(state, pk),
+                                                   state.options)
                if o.affordable and not o.needs_disband and not o.purchase.allied]
     for kind in (eco.SHIP, eco.RECRUIT, eco.SETTLE):
         for option in options:

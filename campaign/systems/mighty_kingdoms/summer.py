@@ -95,8 +95,9 @@ def _order_rows(state: MKState, access: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _pairing(state: MKState, kingdom: Kingdom | None) -> dict[str, Any]:
-    """MK-SHIP-2/3: armies that may board a ship on their tile, and pairs that may split."""
+def _pairing(state: MKState, kingdom: Kingdom | None, tiles: mk.MapView) -> dict[str, Any]:
+    """MK-SHIP-2/3: armies that may board a ship on their tile, and pairs that may split
+    (``tiles`` holds the kingdom's tokens' tiles)."""
     if kingdom is None:
         return {}
     ordered = {o.token for o in month_orders(state)}
@@ -106,7 +107,7 @@ def _pairing(state: MKState, kingdom: Kingdom | None) -> dict[str, Any]:
              if s.paired_army is None and f"ship:{s.id}" not in ordered]
     board = [{"army": a, "ship": s} for a in armies for s in ships if a.tile == s.tile]
     leave = [{"mover": m, "ship": m.ship} for m in state.movers_of(kingdom.pk)
-             if m.kind == mk.PAIR and m.key not in ordered and mk.can_split(m, state.map)]
+             if m.kind == mk.PAIR and m.key not in ordered and mk.can_split(m, tiles)]
     return {"summer_board": board, "summer_leave": leave, "summer_pair_kingdom": kingdom}
 
 
@@ -127,13 +128,21 @@ def play_context(state: MKState, access: Any) -> dict[str, Any]:
     }
     if phase == "A":
         tokens = []
+        pair_kingdom = actor if access.is_gm else access.kingdom
+        movers = unordered(state)[actor.pk] if actor is not None else []
+        # MK-ORD-5/6, MK-SHIP-3: a token's choices depend only on its tile and the tiles around
+        # it: one query for the tokens of the actor and of the viewer's kingdom.
+        around = [m.tile for m in movers]
+        if pair_kingdom is not None:
+            around += [m.tile for m in state.movers_of(pair_kingdom.pk)]
+        tiles = state.map_around(around) if around else mk.MapView(())
         if actor is not None:
-            for mover in unordered(state)[actor.pk]:
-                legal = mk.legal_orders(mover, state.map, state.options)
+            for mover in movers:
+                legal = mk.legal_orders(mover, tiles, state.options)
                 tokens.append({
                     "key": mover.key, "name": mover.name, "tile": mover.tile,
                     "on_side": mover.on_side,
-                    "destinations": (mk.legal_move_destinations(mover, state.map, state.options)
+                    "destinations": (mk.legal_move_destinations(mover, tiles, state.options)
                                      if mk.MOVE in legal else ()),
                     "others": [(kind, mk.ORDER_NAMES[kind]) for kind in legal if kind != mk.MOVE],
                 })
@@ -147,20 +156,22 @@ def play_context(state: MKState, access: Any) -> dict[str, Any]:
             "summer_given": [(state.kingdom_rows[pk], given.get(pk, 0)) for pk in state.order
                              if pk in state.kingdom_rows],
         })
-        pair_kingdom = actor if access.is_gm else access.kingdom
-        context.update(_pairing(state, pair_kingdom))
+        context.update(_pairing(state, pair_kingdom, tiles))
     elif phase == "B":
         mine = []
         if actor is not None:
-            for order in month_orders(state):
-                if order.kingdom_id == actor.pk and order.resolved_seq is None:
-                    mine.append({
-                        "pk": order.pk,
-                        "token": (order.outcome or {}).get("token_name", order.token),
-                        "from": label_of(state, order.from_tile_id),
-                        "text": order_text(state, order),
-                        "needs_dice": needs_exploration(state, order),
-                    })
+            todo = [o for o in month_orders(state)
+                    if o.kingdom_id == actor.pk and o.resolved_seq is None]
+            targets = [label_of(state, o.target_id) for o in todo if o.target_id]
+            tiles = state.map_around(targets, 0) if targets else None
+            for order in todo:
+                mine.append({
+                    "pk": order.pk,
+                    "token": (order.outcome or {}).get("token_name", order.token),
+                    "from": label_of(state, order.from_tile_id),
+                    "text": order_text(state, order),
+                    "needs_dice": needs_exploration(state, order, tiles),
+                })
         context["summer_to_resolve"] = mine
     elif phase == "C":
         context.update(battle_context(state, access, actor))
@@ -204,7 +215,8 @@ def kingdom_context(state: MKState, access: Any, kingdom: Kingdom) -> dict[str, 
         "phase_name": mk.SUMMER_PHASE_NAMES.get(campaign.phase, ""),
         "month": campaign.month,
         "capital": capital,
-        "capital_held": bool(info and mk.current_capital(info, state.map)),
+        "capital_held": bool(info and info.capital_tile and mk.current_capital(
+            info, state.map_around([info.capital_tile], 0))),
         "tokens": tokens,
         "own": own,
         "show_orders": show_orders,

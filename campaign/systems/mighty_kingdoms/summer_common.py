@@ -33,10 +33,12 @@ def month_orders(state: MKState) -> list[Order]:
     cache = cache_of(state)
     if "orders" not in cache:
         campaign = state.campaign
-        cache["orders"] = list(
+        orders = list(
             Order.objects.filter(campaign=campaign, year=campaign.year, month=campaign.month)
             .order_by("given_seq")
         ) if campaign.season == SUMMER and campaign.month else []
+        state.learn_labels(pk for o in orders for pk in (o.from_tile_id, o.target_id))
+        cache["orders"] = orders
     return cache["orders"]
 
 
@@ -45,10 +47,12 @@ def month_battles(state: MKState) -> list[Battle]:
     cache = cache_of(state)
     if "battles" not in cache:
         campaign = state.campaign
-        cache["battles"] = list(
+        battles = list(
             Battle.objects.filter(campaign=campaign, year=campaign.year, month=campaign.month)
             .order_by("seq")
         ) if campaign.season == SUMMER and campaign.month else []
+        state.learn_labels(b.tile_id for b in battles)
+        cache["battles"] = battles
     return cache["battles"]
 
 
@@ -65,14 +69,12 @@ def all_movers(state: MKState) -> dict[str, mk.Mover]:
 
 
 def tile_labels(state: MKState) -> dict[int, str]:
-    cache = cache_of(state)
-    if "labels" not in cache:
-        cache["labels"] = {t.pk: label for label, t in state.tile_rows.items()}
-    return cache["labels"]
+    """The labels of the tiles read so far, by primary key (``label_of`` reads any other)."""
+    return state.labels
 
 
 def label_of(state: MKState, tile_pk: int | None) -> str:
-    return tile_labels(state).get(tile_pk, "") if tile_pk else ""
+    return state.label_of(tile_pk)
 
 
 def kingdom_name(state: MKState, pk: Any) -> str:

@@ -90,9 +90,11 @@ def give_order(kingdom: Kingdom, user: Any, token: str, kind: str, target: str |
         require_turn(state, kingdom, order_turn(state), "MK-ORD-1",
                      "Every token already has its order this month.")
         try:
-            order = mk.validate_order(mover, kind, target or None, state.map, state.options)
+            order = mk.validate_order(mover, kind, target or None,
+                                      state.map_around([mover.tile]), state.options)
         except mk.RuleViolation as exc:
             raise ServiceError(str(exc)) from exc
+        state.tile_rows.fetch([mover.tile, order.target or ""])
         row = state.kingdom_rows[kingdom.pk]
         campaign = state.campaign
         seq = max((o.given_seq for o in month_orders(state)), default=0) + 1
@@ -163,7 +165,7 @@ def unpair_tokens(kingdom: Kingdom, user: Any, ship_id: int) -> None:
             raise ServiceError(f"Ship #{ship.number} carries no army (MK-SHIP-3).")
         ordered = {o.token for o in month_orders(state)}
         try:
-            mk.unpair_tokens(army, ship, state.map, state.clock, ordered)
+            mk.unpair_tokens(army, ship, state.map_around([ship.tile], 0), state.clock, ordered)
         except mk.RuleViolation as exc:
             raise ServiceError(str(exc)) from exc
         with Recorder(state.campaign, user, "summer.unpair",
@@ -184,10 +186,12 @@ def close_orders(state: MKState, rec: Recorder) -> None:
     )
     note(rec, f"Orders revealed: {shown}.")
     marked: set[str] = set()
-    for o in orders:
+    razing = [o for o in orders if o.kind == mk.RAZE]
+    state.tile_rows.fetch(label_of(state, o.from_tile_id) for o in razing)
+    for o in razing:
         label = label_of(state, o.from_tile_id)
         tile = state.tile_rows.get(label)
-        if o.kind != mk.RAZE or tile is None or not tile.settlement or label in marked:
+        if tile is None or not tile.settlement or label in marked:
             continue
         marked.add(label)
         rec.update(tile, data={**(tile.data or {}), "raze_pending": True})
@@ -224,11 +228,14 @@ def resolution_blockers(state: MKState) -> list[str]:
     return missing
 
 
-def needs_exploration(state: MKState, order: Order) -> bool:
-    """MK-RES-4, MK-AMB-25: a Move into unexplored land needs 2D6, judged now (MK-RES-3)."""
+def needs_exploration(state: MKState, order: Order, tiles: mk.MapView | None = None) -> bool:
+    """MK-RES-4, MK-AMB-25: a Move into unexplored land needs 2D6, judged now (MK-RES-3).
+
+    ``tiles`` is a map holding the target (by default, the target and its surroundings)."""
     if order.kind != mk.MOVE or order.target_id is None:
         return False
-    tile = state.map.get(label_of(state, order.target_id))
+    label = label_of(state, order.target_id)
+    tile = (tiles if tiles is not None else state.map_around([label], 0)).get(label)
     return bool(tile and not tile.explored and not tile.is_open_water and not tile.wizard_tower)
 
 
@@ -257,7 +264,10 @@ def resolve(kingdom: Kingdom, user: Any, order_id: int, *, source: str = "table"
         if mover is None:
             raise ServiceError("The token of this order is no longer on the map.")
         target = label_of(state, row.target_id) or None
-        exploring = needs_exploration(state, row)
+        # MK-RES-3: only the token's tile and its target matter, as they stand now.
+        local = state.map_around([mover.tile, target or ""], 0)
+        state.tile_rows.fetch([mover.tile, target or ""])
+        exploring = needs_exploration(state, row, local)
         if exploring:
             if source == "server":
                 dice = roll_2d6(rng)
@@ -269,7 +279,7 @@ def resolve(kingdom: Kingdom, user: Any, order_id: int, *, source: str = "table"
         else:
             dice = reroll = None
         try:
-            res = mk.resolve_order(mk.Order(row.token, row.kind, target), mover, state.map,
+            res = mk.resolve_order(mk.Order(row.token, row.kind, target), mover, local,
                                    state.armies, state.ships, state.options, dice, reroll)
         except mk.RuleViolation as exc:
             raise ServiceError(str(exc)) from exc

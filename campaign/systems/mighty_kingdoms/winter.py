@@ -41,7 +41,7 @@ HANDLERS = {
                          turn=ws.cycle_turn(mk.SUB_BUY)),
     ws.FEED: PhaseHandler(TEMPLATE, ws.feed_blockers, close=ws.feed_close),
     ws.DEPLOY: PhaseHandler(TEMPLATE, ws.deploy_blockers, ws.deploy_close, ws.deploy_enter,
-                            turn=ws.deploy_turn),
+                            turn=ws.deploy_turn_page),
 }
 
 urlpatterns = [
@@ -82,7 +82,8 @@ def option_text(option: eco.PurchaseOption) -> str:
 
 def _options(state: MKState, winter: eco.KingdomWinter) -> list[dict[str, Any]]:
     result = []
-    for option in eco.affordable_purchases(winter, state.map, state.options):
+    tiles = ws.kingdom_map(state, winter.kingdom.id)
+    for option in eco.affordable_purchases(winter, tiles, state.options):
         if option.purchase.allied and state.options.battle_mode != "kow":
             continue
         result.append({"option": option, "p": option.purchase, "text": option_text(option),
@@ -94,7 +95,8 @@ def _options(state: MKState, winter: eco.KingdomWinter) -> list[dict[str, Any]]:
 def _settlements(state: MKState, pk: int) -> list[dict[str, Any]]:
     """The kingdom's settlements with what each gives (MK-WINTER-2) and holds (MK-DEPLOY-4)."""
     kingdom = state.kingdoms[pk]
-    capital = mk.current_capital(kingdom, state.map)
+    tiles = ws.kingdom_map(state, pk)
+    capital = mk.current_capital(kingdom, tiles)
     docked = ws.docked_cities(state, pk)
     held = ws.holdings(state, pk)
     rows = []
@@ -106,7 +108,7 @@ def _settlements(state: MKState, pk: int) -> list[dict[str, Any]]:
             "label": tile.label,
             "kind": "Capital City" if tile.label == capital else SETTLEMENT_LABELS[tile.settlement],
             "income": eco.totals(alone),
-            "deploy": mk.deployment_limit(kingdom, state.map, tile.label),
+            "deploy": mk.deployment_limit(kingdom, tiles, tile.label),
             "docked": tile.label in docked,
             "harbour": tile.settlement == mk.CITY and (tile.is_coastal or tile.has_river),
         })
@@ -199,6 +201,9 @@ def play_context(state: MKState, access: Access) -> dict[str, Any]:
     if key not in HANDLERS:
         return {}
     own = _own(state, access)
+    # The holdings the page reads, in one query: the viewer's kingdoms, or every kingdom when
+    # the deployment turn has to be worked out (MK-DEPLOY-4).
+    state.holdings_map(state.order if key == ws.DEPLOY else own)
     stocks = ws.stocks_of(state, own)
     rows = state.kingdom_rows
     w: dict[str, Any] = {
@@ -235,9 +240,10 @@ def _recall_context(state: MKState, own: list[int]) -> dict[str, Any]:
         if pk not in pending:
             continue
         kingdom = state.kingdoms[pk]
-        plan = mk.recall_destination(kingdom, state.map)
+        tiles = ws.kingdom_map(state, pk)
+        plan = mk.recall_destination(kingdom, tiles)
         ships = sorted(state.ships_of(pk), key=lambda s: s.number)
-        cities = mk.docking_cities(pk, state.map)
+        cities = mk.docking_cities(pk, tiles)
         choices.append({
             "kingdom": state.kingdom_rows[pk],
             "armies": pending[pk].get("armies"),
@@ -343,14 +349,15 @@ def _deploy_context(state: MKState, access: Access) -> dict[str, Any]:
     if actor is not None:
         kingdom = state.kingdoms[actor.pk]
         counts = ws.placed_counts(state, placed, actor.pk)
-        capacity = mk.deployment_capacity(kingdom, state.map)
-        capital = mk.current_capital(kingdom, state.map)
+        tiles = ws.kingdom_map(state, actor.pk)
+        capacity = mk.deployment_capacity(kingdom, tiles)
+        capital = mk.current_capital(kingdom, tiles)
         context.update({
             "actor_armies": ws.waiting_armies(state, placed, actor.pk),
             "tiles": [
                 {"label": where, "limit": limit, "used": counts.get(where, 0),
                  "kind": "Capital City" if where == capital
-                 else SETTLEMENT_LABELS[state.map.tile(where).settlement]}
+                 else SETTLEMENT_LABELS[tiles.tile(where).settlement]}
                 for where, limit in capacity.items() if counts.get(where, 0) < limit
             ],
             "room": sum(capacity.values()),

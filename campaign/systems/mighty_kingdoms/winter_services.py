@@ -109,8 +109,14 @@ def stocks(state: MKState) -> dict[int, eco.Resources]:
     return stocks_of(state, state.kingdom_rows)
 
 
+def kingdom_map(state: MKState, pk: int, extra: Iterable[str] = ()) -> mk.MapView:
+    """The tiles the rules read for one kingdom's winter: its holdings and capital, and
+    ``extra`` (MK-WINTER-2, MK-BUY, MK-RECALL, MK-DEPLOY); the whole map once it is loaded."""
+    return state.holdings_map([pk], extra)
+
+
 def holdings(state: MKState, pk: int) -> eco.Holdings:
-    return eco.Holdings.of(state.kingdoms[pk], state.map, state.kingdoms.values())
+    return eco.Holdings.of(state.kingdoms[pk], kingdom_map(state, pk), state.kingdoms.values())
 
 
 def forecast(state: MKState, pk: int) -> tuple[eco.IncomeLine, ...]:
@@ -131,7 +137,8 @@ def purchases_this_winter(state: MKState) -> list[PurchaseRow]:
 
 def docked_cities(state: MKState, pk: int) -> frozenset[str]:
     """MK-RECALL-5, MK-SHIPYARD-2: the kingdom's cities with a ship in them."""
-    cities = {t.label for t in state.map.controlled_by(pk) if t.settlement == mk.CITY}
+    cities = {t.label for t in kingdom_map(state, pk).controlled_by(pk)
+              if t.settlement == mk.CITY}
     return frozenset(s.tile for s in state.ships if s.tile in cities)
 
 
@@ -218,8 +225,9 @@ def _docking_is_forced(ships: int, cities: int, options: mk.MKOptions) -> bool:
 def _dock(rec: Recorder, state: MKState, pk: int, plan: Mapping[int, str]) -> tuple[int, ...]:
     """MK-RECALL-5, MK-AMB-18: move each ship to its city, remove the ones left over."""
     ships = sorted(state.ships_of(pk), key=lambda s: s.number)
-    removed = mk.validate_docking(pk, state.map, ships, plan, state.options)
+    removed = mk.validate_docking(pk, kingdom_map(state, pk), ships, plan, state.options)
     row = state.kingdom_rows[pk]
+    state.tile_rows.fetch(plan.values())
     for ship in ships:
         if ship.number in removed:
             remove_ship(rec, state, ship.id, "no city to dock in", "MK-AMB-18")
@@ -245,6 +253,7 @@ def recall_enter(state: MKState, rec: Recorder) -> None:
     """MK-RECALL-1..5: pairs split; armies go home where there is one place to go, are destroyed
     where there is none; ships dock where there is no choice. Open choices wait for the owner."""
     data = fresh(state.campaign.year)
+    state.holdings_map(state.order)  # every kingdom's holdings, in one query
     for ship in state.ships:
         if ship.paired_army is not None:
             rec.update(state.ship_rows[ship.id], paired_army=None)
@@ -253,7 +262,7 @@ def recall_enter(state: MKState, rec: Recorder) -> None:
         row = state.kingdom_rows[pk]
         pending = {"armies": False, "ships": False}
         armies = state.armies_of(pk)
-        plan = mk.recall_destination(kingdom, state.map)
+        plan = mk.recall_destination(kingdom, kingdom_map(state, pk))
         if armies:
             if plan.kind == "destroyed":
                 for army in armies:
@@ -265,7 +274,7 @@ def recall_enter(state: MKState, rec: Recorder) -> None:
             else:
                 pending["armies"] = True
         ships = sorted(state.ships_of(pk), key=lambda s: s.number)
-        cities = mk.docking_cities(pk, state.map)
+        cities = mk.docking_cities(pk, kingdom_map(state, pk))
         if _docking_is_forced(len(ships), len(cities), state.options):
             keep = ships[: len(cities)]
             _dock(rec, state, pk, {s.number: cities[0] for s in keep})
@@ -308,7 +317,8 @@ def choose_recall(kingdom: Kingdom, user: Any, *, tile: str | None = None,
         done = []
         with Recorder(state.campaign, user, "winter.recall", "", kingdom=row) as rec:
             if pending.get("armies"):
-                mk.validate_recall_choice(state.kingdoms[row.pk], state.map, tile or None)
+                mk.validate_recall_choice(state.kingdoms[row.pk], kingdom_map(state, row.pk),
+                                          tile or None)
                 assert tile is not None
                 _recall_armies(rec, state, row.pk, tile)
                 done.append(f"its armies winter at {tile} (MK-RECALL-2)")
@@ -329,6 +339,7 @@ def choose_recall(kingdom: Kingdom, user: Any, *, tile: str | None = None,
 
 def gather_close(state: MKState, rec: Recorder) -> None:
     """MK-WINTER-2/5: every kingdom books its income, line by line, exactly as forecast."""
+    state.holdings_map(state.order)  # every kingdom's holdings, in one query
     for pk in state.order:
         row = state.kingdom_rows[pk]
         lines = forecast(state, pk)
@@ -448,10 +459,11 @@ def buy(kingdom: Kingdom, user: Any, purchase: eco.Purchase) -> str:
         purchases = purchases_this_winter(state)
         before = kingdom_winter(state, row.pk, stocks(state)[row.pk], purchases,
                                 last_army_number(row.pk))
-        if purchase.tile not in state.map:
+        tiles = kingdom_map(state, row.pk, [purchase.tile])
+        if purchase.tile not in tiles:
             raise mk.RuleViolation(f"There is no tile {purchase.tile} on this map.")
-        from_state = state.map.tile(purchase.tile).settlement
-        outcome = eco.apply_purchase(before, state.map, purchase, state.options)
+        from_state = tiles.tile(purchase.tile).settlement
+        outcome = eco.apply_purchase(before, tiles, purchase, state.options)
         cost = before.stock - outcome.state.stock
         summary = f"{row.name} {_describe(purchase, outcome)} for {cost}."
         tile = state.tile_rows[purchase.tile]
@@ -580,7 +592,7 @@ def deploy_enter(state: MKState, rec: Recorder) -> None:
     if state.options.deploy_surplus == mk.REMOVE_NEWEST:
         for pk in order:
             armies = state.armies_of(pk)
-            room = mk.total_capacity(state.kingdoms[pk], state.map)
+            room = mk.total_capacity(state.kingdoms[pk], kingdom_map(state, pk))
             surplus = mk.surplus_count(len(armies), room)
             removed = mk.choose_surplus([a.number for a in armies], surplus, mk.REMOVE_NEWEST,
                                         None, "MK-AMB-17")
@@ -607,18 +619,42 @@ def waiting_armies(state: MKState, placed: Mapping[str, str], pk: int) -> list[m
                   key=lambda a: a.number)
 
 
+def can_deploy(state: MKState, placed: Mapping[str, str], pk: int) -> bool:
+    """MK-DEPLOY-4/5: whether the kingdom has an army still to place and room to place it."""
+    return bool(waiting_armies(state, placed, pk)
+                and mk.legal_deploy_tiles(state.kingdoms[pk], kingdom_map(state, pk),
+                                          placed_counts(state, placed, pk)))
+
+
 def deploy_pending(state: MKState) -> list[int]:
     """MK-DEPLOY-4/5: kingdoms with an army still to place and room to place it."""
     placed = winter_data(state.campaign)["deploy"]["placed"]
-    return [pk for pk in state.order
-            if waiting_armies(state, placed, pk)
-            and mk.legal_deploy_tiles(state.kingdoms[pk], state.map,
-                                      placed_counts(state, placed, pk))]
+    if len(state.order) > 1:
+        state.holdings_map(state.order)  # every kingdom's holdings, in one query
+    return [pk for pk in state.order if can_deploy(state, placed, pk)]
 
 
 def deploy_turn(state: MKState) -> int | None:
-    last = winter_data(state.campaign)["deploy"].get("last")
-    return mk.cycle_turn(state.order, last, deploy_pending(state))
+    """MK-DEPLOY-4: whose turn it is to deploy. Kingdoms are asked in the order the cycle goes
+    round (``mk.cycle_turn``), so only the holdings of those before the next one are read."""
+    deploy = winter_data(state.campaign)["deploy"]
+    last, placed = deploy.get("last"), deploy["placed"]
+    if last is not None and last not in state.order:
+        return mk.cycle_turn(state.order, last, deploy_pending(state))
+    start = 0 if last is None else state.order.index(last) + 1
+    count = len(state.order)
+    for step in range(count):
+        candidate = state.order[(start + step) % count]
+        if can_deploy(state, placed, candidate):
+            return mk.cycle_turn(state.order, last, [candidate])
+    return None
+
+
+def deploy_turn_page(state: MKState) -> int | None:
+    """``deploy_turn`` for a page that lists every kingdom's deployment as well: all holdings
+    are read at once (one query), whoever's turn it is."""
+    state.holdings_map(state.order)
+    return deploy_turn(state)
 
 
 def deploy_blockers(state: MKState) -> list[str]:
@@ -639,7 +675,7 @@ def deploy_army(kingdom: Kingdom, user: Any, number: int, tile: str) -> str:
         row = kingdom_row(state, kingdom)
         data = winter_data(state.campaign)
         placed = data["deploy"]["placed"]
-        turn = mk.cycle_turn(state.order, data["deploy"].get("last"), deploy_pending(state))
+        turn = deploy_turn(state)
         if turn is None:
             raise ServiceError("Every army that has room is deployed.")
         if turn != row.pk:
@@ -649,11 +685,12 @@ def deploy_army(kingdom: Kingdom, user: Any, number: int, tile: str) -> str:
                     None)
         if army is None:
             raise ServiceError(f"Army #{number} of {row.name} is not waiting to deploy.")
-        if tile not in state.map:
-            raise mk.RuleViolation(f"There is no tile {tile} on this map.")
         plan = dict(placed_counts(state, placed, row.pk))
+        tiles = kingdom_map(state, row.pk, [tile, *plan])
+        if tile not in tiles:
+            raise mk.RuleViolation(f"There is no tile {tile} on this map.")
         plan[tile] = plan.get(tile, 0) + 1
-        mk.validate_deployment_plan(state.kingdoms[row.pk], state.map, plan,
+        mk.validate_deployment_plan(state.kingdoms[row.pk], tiles, plan,
                                     sum(plan.values()))
         deployed = mk.deployed_army(army, tile)
         summary = f"{row.name} deploys army #{number} at {tile} (MK-DEPLOY-4)."
