@@ -43,7 +43,17 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from PIL import Image
 
-from battles.models import Army, ArmyList, Battle, Order, Ship, Unit, UnitStrengthEvent
+from battles.models import (
+    Army,
+    ArmyList,
+    Artefact,
+    Battle,
+    Order,
+    Ship,
+    Unit,
+    UnitStrengthEvent,
+    WizardQuest,
+)
 from campaign.images import ImageRejected, process_crest, process_photo
 from campaign.models import (
     Campaign,
@@ -143,6 +153,7 @@ _JSON_REFS: dict[str, dict[str, Any]] = {
                                       _RefRule(("receiver",), "kingdom"))),
             "army_list.": _RefSpec((_RefRule(("army",), "army"),)),
             "unit_strength.": _RefSpec((_RefRule(("battle",), "battle"),)),
+            "winter.quest": _RefSpec((_RefRule(("hero",), "unit"),)),
             "summer.battle_result": _RefSpec((_RefRule(("battle",), "battle"), _PLAY_KINGDOMS),
                                              tokens=True),
         },
@@ -355,6 +366,8 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
         "orders": _export_orders(campaign, refs),
         "tithes": _export_tithes(campaign),
         "purchases": _export_purchases(campaign),
+        "artefacts": _export_artefacts(campaign),
+        "quests": _export_quests(campaign),
     }
     return {
         "format": FORMAT,
@@ -782,6 +795,60 @@ def _export_purchases(campaign: Campaign) -> list[dict[str, Any]]:
                                             p["tile_label"], p["event"] or 0))
 
 
+def _row_unit_ref(row: dict[str, Any], prefix: str) -> str | None:
+    """The reference of the unit a ``values()`` row reaches through ``prefix``, or None."""
+    if row[f"{prefix}__position"] is None:
+        return None
+    return _unit_ref(row[f"{prefix}__army_list__army__kingdom__name"],
+                     row[f"{prefix}__army_list__army__number"], row[f"{prefix}__position"])
+
+
+_UNIT_PATH = ("army_list__army__kingdom__name", "army_list__army__number", "position")
+
+
+def _export_artefacts(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = Artefact.objects.filter(campaign=campaign).values(
+        "name", "points", "in_pool", *(f"holder_unit__{p}" for p in _UNIT_PATH),
+        "held_by_capital_of__name", "captured_in__year", "captured_in__month",
+        "captured_in__seq",
+    )
+    artefacts = [
+        {
+            "name": row["name"],
+            "points": row["points"],
+            "in_pool": row["in_pool"],
+            "holder_unit": _row_unit_ref(row, "holder_unit"),
+            "held_by_capital_of": row["held_by_capital_of__name"],
+            "captured_in": _battle_key(row, "captured_in"),
+        }
+        for row in rows
+    ]
+    return sorted(artefacts, key=lambda a: (a["name"].casefold(), a["name"]))
+
+
+def _export_quests(campaign: Campaign) -> list[dict[str, Any]]:
+    rows = WizardQuest.objects.filter(campaign=campaign).values(
+        "year", "kingdom__name", *(f"hero__{p}" for p in _UNIT_PATH), "tower__label", "die",
+        "modifier", "total", "result", "artefact__name", "event__seq",
+    )
+    quests = [
+        {
+            "year": row["year"],
+            "kingdom": row["kingdom__name"],
+            "hero": _row_unit_ref(row, "hero"),
+            "tower": row["tower__label"],
+            "die": row["die"],
+            "modifier": row["modifier"],
+            "total": row["total"],
+            "result": row["result"],
+            "artefact": row["artefact__name"],
+            "event": row["event__seq"],
+        }
+        for row in rows
+    ]
+    return sorted(quests, key=lambda q: (q["year"], q["event"] or 0, q["kingdom"], q["tower"]))
+
+
 # == checking a document ==========================================================================
 
 _MISSING = object()
@@ -980,6 +1047,8 @@ class _Plan:
     orders: list[dict[str, Any]] = field(default_factory=list)
     tithes: list[dict[str, Any]] = field(default_factory=list)
     purchases: list[dict[str, Any]] = field(default_factory=list)
+    artefacts: list[dict[str, Any]] = field(default_factory=list)
+    quests: list[dict[str, Any]] = field(default_factory=list)
     # Whether JSON fields carry reference strings to turn into the new ids (version 2 on).
     translate: bool = False
     usernames: set[str] = field(default_factory=set)
@@ -1336,6 +1405,7 @@ def _plan(data: Any, slug: str | None) -> _Plan:
 
     ship_keys = {(s["kingdom"], s["number"]) for s in ships}
     forces = _plan_forces(root, kingdom_names, labels, seqs, army_keys, ship_keys)
+    advanced = _plan_advanced(root, forces, kingdom_names, labels, seqs)
     if translate:
         keys = _plan_keys(kingdom_names, forces, (_army_ref(*k) for k in army_keys),
                           (_army_ref(*k) for k in ship_keys))
@@ -1359,6 +1429,8 @@ def _plan(data: Any, slug: str | None) -> _Plan:
         orders=forces["orders"],
         tithes=forces["tithes"],
         purchases=forces["purchases"],
+        artefacts=advanced["artefacts"],
+        quests=advanced["quests"],
         translate=translate,
         usernames=usernames,
     )
@@ -1575,6 +1647,125 @@ def _plan_forces(
         )
     return {"battles": battles, "army_lists": army_lists, "orders": orders, "tithes": tithes,
             "purchases": purchases}
+
+
+_ARTEFACT_RESULTS = (
+    WizardQuest.Result.ARTEFACT,
+    WizardQuest.Result.GREAT_ARTEFACT,
+    WizardQuest.Result.RARE_ARTEFACT,
+)
+
+
+def _plan_advanced(
+    root: _Node, forces: dict[str, Any], kingdom_names: set[str], labels: set[str],
+    seqs: dict[Any, str],
+) -> dict[str, Any]:
+    """Check the artefacts and Wizard's quests of a document (the Mighty Kingdoms advanced
+    modules); they name units and battles, so they come after the forces."""
+    unit_owners = {u["key"]: a["kingdom"] for a in forces["army_lists"] for u in a["units"]}
+    unit_keys = set(unit_owners)
+    battle_keys = {b["key"] for b in forces["battles"]}
+
+    def ref(node: _Node, key: str, known: set[str], what: str, *, null: bool) -> str | None:
+        value = node.optional_text(key) if null else node.text(key)
+        if value is not None and value not in known:
+            raise ImportRefused(f"{node.at(key)}: no {what} {value!r} in this file.")
+        return value
+
+    def kingdom(node: _Node, key: str, *, null: bool) -> str | None:
+        name = node.optional_text(key) if null else node.text(key)
+        if name is not None and name not in kingdom_names:
+            raise ImportRefused(f"{node.at(key)}: no kingdom named {name!r}.")
+        return name
+
+    def small(node: _Node, key: str, minimum: int = 0) -> int:
+        value = node.integer(key, minimum=minimum, maximum=32767)
+        assert value is not None
+        return value
+
+    # -- the pool of artefacts, and who holds each -----------------------------------------------
+    artefacts: list[dict[str, Any]] = []
+    seen: dict[Any, str] = {}
+    for node in root.nodes("artefacts", default=[]):
+        name = node.text("name", max_length=_max_length(Artefact, "name"), blank=False)
+        # Names are unique ignoring case, as the database's index on lower(name) has them.
+        _unique(seen, name.lower(), node.at("name"), f"artefact {name!r}")
+        unit = ref(node, "holder_unit", unit_keys, "unit", null=True)
+        capital = kingdom(node, "held_by_capital_of", null=True)
+        in_pool = node.boolean("in_pool", default=unit is None and capital is None)
+        if in_pool and (unit is not None or capital is not None):
+            raise ImportRefused(
+                f"{node.at('in_pool')}: an artefact in the pool is held by nobody "
+                "(holder_unit and held_by_capital_of must be null)."
+            )
+        if not in_pool and (unit is None) == (capital is None):
+            raise ImportRefused(
+                f"{node.path}: an artefact out of the pool is held by exactly one unit "
+                "(holder_unit) or one capital (held_by_capital_of)."
+            )
+        artefacts.append(
+            {
+                "name": name,
+                "points": small(node, "points"),
+                "in_pool": in_pool,
+                "holder_unit": unit,
+                "held_by_capital_of": capital,
+                "captured_in": ref(node, "captured_in", battle_keys, "battle", null=True),
+            }
+        )
+    names = {a["name"] for a in artefacts}
+
+    # -- Wizard's quests -------------------------------------------------------------------------
+    quests: list[dict[str, Any]] = []
+    heroes: dict[Any, str] = {}
+    towers: dict[Any, str] = {}
+    for node in root.nodes("quests", default=[]):
+        year = node.integer("year", minimum=0, maximum=2**31 - 1)
+        owner = kingdom(node, "kingdom", null=False)
+        hero = ref(node, "hero", unit_keys, "unit", null=False)
+        assert hero is not None
+        if unit_owners[hero] != owner:
+            raise ImportRefused(f"{node.at('hero')}: {hero!r} is not a unit of {owner}.")
+        _unique(heroes, (year, hero), node.at("hero"),
+                f"the quest of unit {hero} in year {year}")
+        tower = node.text("tower")
+        if tower not in labels:
+            raise ImportRefused(f"{node.at('tower')}: no tile labelled {tower!r} on the map.")
+        _unique(towers, (year, owner, tower), node.at("tower"),
+                f"the quest of {owner} to the tower at {tower} in year {year}")
+        die = small(node, "die", minimum=1)
+        if die > 6:
+            raise ImportRefused(f"{node.at('die')}: a die shows 1 to 6, got {die}.")
+        modifier, total = small(node, "modifier"), small(node, "total")
+        if total != die + modifier:
+            raise ImportRefused(
+                f"{node.at('total')}: must be die + modifier ({die} + {modifier}), got {total}."
+            )
+        result = node.choice("result", WizardQuest.Result.values)
+        artefact = ref(node, "artefact", names, "artefact", null=True)
+        if artefact is not None and result not in _ARTEFACT_RESULTS:
+            raise ImportRefused(
+                f"{node.at('artefact')}: a quest with the result {result!r} brings back no "
+                "artefact."
+            )
+        seq = node.integer("event", minimum=1, default=None, null=True)
+        if seq is not None and seq not in seqs:
+            raise ImportRefused(f"{node.at('event')}: there is no event #{seq}.")
+        quests.append(
+            {
+                "year": year,
+                "kingdom": owner,
+                "hero": hero,
+                "tower": tower,
+                "die": die,
+                "modifier": modifier,
+                "total": total,
+                "result": result,
+                "artefact": artefact,
+                "event": seq,
+            }
+        )
+    return {"artefacts": artefacts, "quests": quests}
 
 
 def _destroyed(node: _Node) -> dict[str, Any]:
@@ -1998,6 +2189,38 @@ def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str
             outcome=json_refs(spec["outcome"], "order.outcome"),
         )
         for spec in plan.orders
+    ])
+
+    # The advanced modules: the pool of artefacts with their holders, and the Wizard's quests.
+    artefacts = {
+        spec["name"]: Artefact(
+            campaign=campaign,
+            name=spec["name"],
+            points=spec["points"],
+            in_pool=spec["in_pool"],
+            holder_unit=units[spec["holder_unit"]] if spec["holder_unit"] else None,
+            held_by_capital_of=(kingdoms[spec["held_by_capital_of"]]
+                                if spec["held_by_capital_of"] else None),
+            captured_in=battles[spec["captured_in"]] if spec["captured_in"] else None,
+        )
+        for spec in plan.artefacts
+    }
+    _bulk_create(Artefact, list(artefacts.values()))
+    _bulk_create(WizardQuest, [
+        WizardQuest(
+            campaign=campaign,
+            year=spec["year"],
+            kingdom=kingdoms[spec["kingdom"]],
+            hero=units[spec["hero"]],
+            tower=tiles[spec["tower"]],
+            die=spec["die"],
+            modifier=spec["modifier"],
+            total=spec["total"],
+            result=spec["result"],
+            artefact=artefacts[spec["artefact"]] if spec["artefact"] else None,
+            event=seq(spec["event"]),
+        )
+        for spec in plan.quests
     ])
 
     # The campaign's running state, now that everything it may name exists.

@@ -1,6 +1,6 @@
-"""Campaign files, version 2: battles, army lists, units, Unit Strength, orders, tithes and
-purchases travel with the campaign, and the database ids kept inside JSON fields are carried as
-natural keys and come back as the new campaign's ids.
+"""Campaign files, version 2: battles, army lists, units, Unit Strength, orders, tithes,
+purchases, magical artefacts and Wizard's quests travel with the campaign, and the database ids
+kept inside JSON fields are carried as natural keys and come back as the new campaign's ids.
 """
 
 from __future__ import annotations
@@ -18,16 +18,29 @@ from django.core.management import call_command
 from django.db import models
 from django.urls import reverse
 
-from battles.models import Army, ArmyList, Battle, Order, Ship, Unit, UnitStrengthEvent
+from battles.models import (
+    Army,
+    ArmyList,
+    Artefact,
+    Battle,
+    Order,
+    Ship,
+    Unit,
+    UnitStrengthEvent,
+    WizardQuest,
+)
 from campaign import chronicle, services, transfer
-from campaign.models import Campaign, Event, Kingdom, Membership, Photo, Tile
-from campaign.systems.mighty_kingdoms import phases
+from campaign.models import Campaign, Event, Kingdom, Membership, Photo, Role, Tile
+from campaign.rules import mighty_kingdoms as mk
+from campaign.systems.mighty_kingdoms import advanced, phases
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger.models import Balance, LedgerEntry, Purchase, Tithe
+from tests.conftest import add_member, make_campaign
+from tests.mk.test_quests import fixed_list
 
 MODELS: tuple[type[models.Model], ...] = (
     Campaign, Membership, Kingdom, Tile, Army, Ship, Event, LedgerEntry, Balance, Photo,
-    Battle, ArmyList, Unit, UnitStrengthEvent, Order, Tithe, Purchase,
+    Battle, ArmyList, Unit, UnitStrengthEvent, Order, Tithe, Purchase, Artefact, WizardQuest,
 )
 
 
@@ -43,7 +56,7 @@ def campaign_counts(campaign: Campaign) -> dict[str, int]:
         Balance: "kingdom__campaign", Photo: "campaign", Battle: "campaign",
         ArmyList: "army__campaign", Unit: "army_list__army__campaign",
         UnitStrengthEvent: "unit__army_list__army__campaign", Order: "campaign",
-        Tithe: "campaign", Purchase: "campaign",
+        Tithe: "campaign", Purchase: "campaign", Artefact: "campaign", WizardQuest: "campaign",
     }
     value = campaign.pk
     return {model.__name__: model.objects.filter(**{paths[model]: value}).count()
@@ -558,3 +571,286 @@ def test_small_round_trip(small: Campaign, gm: User) -> None:
     copy_ = transfer.import_campaign(json.loads(transfer.dumps(first)), gm, slug="copy")
     assert comparable(transfer.export_campaign(copy_)) == comparable(first)
     assert campaign_counts(copy_) == campaign_counts(small)
+
+
+# -- the advanced modules: magical artefacts and Wizard's quests ----------------------------------
+
+
+def _clock(campaign: Campaign, **clock: Any) -> Campaign:
+    Campaign.objects.filter(pk=campaign.pk).update(**clock)
+    return Campaign.objects.get(pk=campaign.pk)
+
+
+@pytest.fixture
+def towers(gm: User, player: User, other_player: User) -> Campaign:
+    """A Kings of War campaign with the Wizard's towers and artefacts modules, played through
+    one winter: a pool of four artefacts, three quests (Red's Garrek brings back the Crown of
+    Ages, Blue's Thane nothing, Red's Brokk the Amulet of Dawn), then at winter D) Deploy Red
+    gives the Crown to its regiment Ironguard and keeps the Amulet in its Capital City.
+
+    The map is the summer scene's (tests/mk/test_summer_scene.py): Red's capital is the city
+    0303, towers stand at 0404 and 0304, Blue holds the village 0504 next to 0404.
+    """
+    campaign = make_campaign(gm, slug="towers", seed=None)
+    red = Kingdom.objects.create(campaign=campaign, name="Red", colour="#aa0000",
+                                 order_position=1,
+                                 player=add_member(campaign, player, Role.PLAYER))
+    blue = Kingdom.objects.create(campaign=campaign, name="Blue", colour="#0000aa",
+                                  order_position=2,
+                                  player=add_member(campaign, other_player, Role.PLAYER))
+    tiles = Tile.objects.filter(map__campaign=campaign)
+    for label, owner, settlement in (("0303", red, "city"), ("0302", red, "village"),
+                                     ("0402", red, ""), ("0403", red, "fortress"),
+                                     ("0504", blue, "village"), ("0604", blue, "")):
+        tiles.filter(label=label).update(controller=owner, explored=True, settlement=settlement)
+    tiles.filter(label__in=["0404", "0304"]).update(explored=True, data={"wizard_tower": True})
+    capital = tiles.get(label="0303")
+    Kingdom.objects.filter(pk=red.pk).update(start_tile=capital, capital_tile=capital)
+    red1 = Army.objects.create(campaign=campaign, kingdom=red, number=1, tile=capital)
+    red2 = Army.objects.create(campaign=campaign, kingdom=red, number=2,
+                               tile=tiles.get(label="0403"))
+    blue1 = Army.objects.create(campaign=campaign, kingdom=blue, number=1,
+                                tile=tiles.get(label="0504"))
+    campaign = _clock(campaign, options={**campaign.options, "module_wizard_towers": True,
+                                         "module_artefacts": True, "battle_mode": "kow"})
+    garrek, ironguard, brokk = fixed_list(red1, ("Garrek", "hero", 150, 0),
+                                          ("Ironguard", "regiment", 120, 2),
+                                          ("Brokk", "hero", 150, 0))
+    (thane,) = fixed_list(blue1, ("Thane", "hero", 100, 0))
+    (spears,) = fixed_list(red2, ("Spears", "regiment", 100, 2))
+    pool = {name: advanced.add_artefact(campaign, gm, name, points).pk for name, points in (
+        ("Amulet of Dawn", 10), ("Crown of Ages", 25), ("Orb of Night", 40),
+        ("Ring of Storms", 45))}
+
+    campaign = _clock(campaign, season="winter", year=1, month=None, phase="C",
+                      sub_phase=mk.SUB_BUY)
+    red, blue = Kingdom.objects.get(pk=red.pk), Kingdom.objects.get(pk=blue.pk)
+    advanced.send_quest(red, gm, tower="0404", hero_id=garrek.pk, die=4,
+                        artefact_id=pool["Crown of Ages"], gm=True)
+    advanced.send_quest(blue, other_player, tower="0404", hero_id=thane.pk, die=2)
+    advanced.send_quest(red, player, tower="0304", hero_id=brokk.pk, die=3)
+
+    campaign = _clock(campaign, phase="D", sub_phase="")
+    advanced.assign_artefact(red, player, pool["Crown of Ages"], ironguard.pk)
+    # A battle of that year's summer, its results keyed by unit id, and the Amulet marked as
+    # won there, the way a capture leaves it.
+    battle = Battle.objects.create(
+        campaign=campaign, year=1, month=3, seq=1, tile=tiles.get(label="0504"), kind="land",
+        mode="kow", chooser=red, opponent=blue, status=Battle.Status.RESOLVED,
+        result_chooser="win", result_opponent="loss",
+        data={"chooser_fighters": [f"army:{red2.pk}"], "opponent_fighters": [f"army:{blue1.pk}"],
+              "unit_results": {str(spears.pk): {"routed_enemy": True, "routed": False}}},
+    )
+    Artefact.objects.filter(pk=pool["Amulet of Dawn"]).update(captured_in=battle)
+    return Campaign.objects.get(pk=campaign.pk)
+
+
+@pytest.fixture
+def towers_doc(towers: Campaign) -> dict[str, Any]:
+    return json.loads(transfer.dumps(transfer.export_campaign(towers)))
+
+
+def holders(campaign: Campaign) -> list[tuple[Any, ...]]:
+    """Each artefact of ``campaign`` with where it is, by natural keys."""
+    return [
+        (a.name, a.points, a.in_pool,
+         a.holder_unit and (a.holder_unit.army_list.army.kingdom.name,
+                            a.holder_unit.army_list.army.number, a.holder_unit.name),
+         a.held_by_capital_of and a.held_by_capital_of.name,
+         a.captured_in and (a.captured_in.year, a.captured_in.month, a.captured_in.seq))
+        for a in Artefact.objects.filter(campaign=campaign).order_by("name")
+        .select_related("holder_unit__army_list__army__kingdom", "held_by_capital_of",
+                        "captured_in")
+    ]
+
+
+def quest_rows(campaign: Campaign) -> list[tuple[Any, ...]]:
+    return [
+        (q.year, q.kingdom.name, q.hero.name, q.hero.army_list.army.kingdom.name, q.tower.label,
+         q.die, q.modifier, q.total, q.result, q.artefact and q.artefact.name,
+         q.event and (q.event.seq, q.event.kind))
+        for q in WizardQuest.objects.filter(campaign=campaign).order_by("pk")
+        .select_related("kingdom", "hero__army_list__army__kingdom", "tower", "artefact",
+                        "event")
+    ]
+
+
+def test_export_carries_artefacts_and_quests_by_natural_keys(towers: Campaign) -> None:
+    body = transfer.export_campaign(towers)["campaign"]
+    assert body["artefacts"] == [
+        {"name": "Amulet of Dawn", "points": 10, "in_pool": False, "holder_unit": None,
+         "held_by_capital_of": "Red", "captured_in": "1/3/1"},
+        {"name": "Crown of Ages", "points": 25, "in_pool": False, "holder_unit": "Red#1/2",
+         "held_by_capital_of": None, "captured_in": None},
+        {"name": "Orb of Night", "points": 40, "in_pool": True, "holder_unit": None,
+         "held_by_capital_of": None, "captured_in": None},
+        {"name": "Ring of Storms", "points": 45, "in_pool": True, "holder_unit": None,
+         "held_by_capital_of": None, "captured_in": None},
+    ]
+    quest_events = [e for e in body["events"] if e["kind"] == "winter.quest"]
+    assert [e["data"] for e in quest_events] == [
+        {"tower": "0404", "hero": "Red#1/1", "result": "great_artefact"},
+        {"tower": "0404", "hero": "Blue#1/1", "result": "nothing"},
+        {"tower": "0304", "hero": "Red#1/3", "result": "artefact"},
+    ]
+    assert [{k: v for k, v in q.items() if k != "event"} for q in body["quests"]] == [
+        {"year": 1, "kingdom": "Red", "hero": "Red#1/1", "tower": "0404", "die": 4,
+         "modifier": 1, "total": 5, "result": "great_artefact", "artefact": "Crown of Ages"},
+        {"year": 1, "kingdom": "Blue", "hero": "Blue#1/1", "tower": "0404", "die": 2,
+         "modifier": 1, "total": 3, "result": "nothing", "artefact": None},
+        {"year": 1, "kingdom": "Red", "hero": "Red#1/3", "tower": "0304", "die": 3,
+         "modifier": 1, "total": 4, "result": "artefact", "artefact": "Amulet of Dawn"},
+    ]
+    assert [q["event"] for q in body["quests"]] == [e["seq"] for e in quest_events]
+    assert [(p["kingdom"], p["kind"], p["tile_label"]) for p in body["purchases"]] == [
+        ("Red", "quest", "0404"), ("Blue", "quest", "0404"), ("Red", "quest", "0304")]
+    assert body["state"]["winter"]["cycles"]["buy"] == [["Red", False], ["Blue", False],
+                                                        ["Red", False]]
+    assert body["battles"][0]["data"]["unit_results"] == {
+        "Red#2/1": {"routed_enemy": True, "routed": False}}
+    crown_carrier = body["army_lists"][1]["units"][1]
+    assert (crown_carrier["name"], crown_carrier["artefact"]) == ("Ironguard", "Crown of Ages")
+
+
+def test_artefacts_and_quests_round_trip(towers: Campaign, gm: User, player: User,
+                                         other_player: User, login: Callable[..., Any]) -> None:
+    first = transfer.export_campaign(towers)
+    copy_ = transfer.import_campaign(json.loads(transfer.dumps(first)), gm, slug="towers-copy")
+    assert comparable(transfer.export_campaign(copy_)) == comparable(first)
+    assert campaign_counts(copy_) == campaign_counts(towers)
+    assert campaign_counts(copy_)["Artefact"] == 4 and campaign_counts(copy_)["WizardQuest"] == 3
+    assert holders(copy_) == holders(towers)
+    assert quest_rows(copy_) == quest_rows(towers)
+
+    # The rows and the JSON name the copy's own units, kingdoms and battles.
+    crown = Artefact.objects.get(campaign=copy_, name="Crown of Ages")
+    assert crown.holder_unit is not None
+    assert crown.holder_unit.army_list.army.campaign_id == copy_.pk
+    assert crown.holder_unit.artefact == "Crown of Ages"
+    amulet = Artefact.objects.get(campaign=copy_, name="Amulet of Dawn")
+    red = Kingdom.objects.get(campaign=copy_, name="Red")
+    assert amulet.held_by_capital_of == red and amulet.captured_in is not None
+    assert amulet.captured_in.campaign_id == copy_.pk
+    for quest in WizardQuest.objects.filter(campaign=copy_).select_related("event", "hero"):
+        assert quest.event is not None and quest.event.campaign_id == copy_.pk
+        assert quest.event.data["hero"] == quest.hero.pk
+        assert quest.tower.map.campaign_id == copy_.pk
+        assert quest.hero.army_list.army.kingdom_id == quest.kingdom_id
+    assert [row[0] for row in copy_.state["winter"]["cycles"]["buy"]] == [
+        red.pk, Kingdom.objects.get(campaign=copy_, name="Blue").pk, red.pk]
+    assert advanced.artefacts_of(copy_, red) == [amulet, crown]
+    assert [a.name for a in advanced.pool(copy_)] == ["Orb of Night", "Ring of Storms"]
+
+    # The advanced page renders for the GM and for Red's player, each seeing Red's artefacts.
+    url = reverse("mk:advanced", args=[copy_.slug])
+    for user in (gm, player):
+        response = login(user).get(url)
+        assert response.status_code == 200, user.username
+        page = response.content.decode()
+        assert "carried by Ironguard of army #1" in page
+        assert "Garrek at 0404: 4 + 1 = 5" in page and "Orb of Night" in page
+    other_page = login(other_player).get(url).content.decode()
+    assert "Crown of Ages" not in other_page and "Thane at 0404" in other_page
+
+    # The game goes on on the copy: Red moves the Crown back into its Capital City.
+    advanced.assign_artefact(red, player, crown.pk, None)
+    assert Artefact.objects.get(pk=crown.pk).held_by_capital_of == red
+    assert Unit.objects.get(pk=crown.holder_unit.pk).artefact == ""
+
+
+def test_a_file_without_the_advanced_sections_imports_with_none(towers_doc: dict[str, Any],
+                                                                 gm: User) -> None:
+    for key in ("artefacts", "quests"):
+        towers_doc["campaign"].pop(key)
+    copy_ = transfer.import_campaign(towers_doc, gm, slug="towers-copy")
+    counted = campaign_counts(copy_)
+    assert (counted["Artefact"], counted["WizardQuest"], counted["Unit"]) == (0, 0, 5)
+    assert transfer.export_campaign(copy_)["campaign"]["artefacts"] == []
+
+
+def _art(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(a for a in doc["campaign"]["artefacts"] if a["name"] == name)
+
+
+def _quest(doc: dict[str, Any], i: int = 0) -> dict[str, Any]:
+    return doc["campaign"]["quests"][i]
+
+
+ADVANCED_REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("holder unknown unit", lambda d: _art(d, "Crown of Ages").update(holder_unit="Red#1/9"),
+     "campaign.artefacts[1].holder_unit: no unit 'Red#1/9' in this file."),
+    ("holder unit type", lambda d: _art(d, "Crown of Ages").update(holder_unit=7),
+     "campaign.artefacts[1].holder_unit: expected a string, got the number 7."),
+    ("capital unknown kingdom", lambda d: _art(d, "Amulet of Dawn").update(
+        held_by_capital_of="Purple"),
+     "campaign.artefacts[0].held_by_capital_of: no kingdom named 'Purple'."),
+    ("artefact twice", lambda d: _art(d, "Orb of Night").update(name="crown of ages"),
+     "campaign.artefacts[2].name: artefact 'crown of ages' is listed twice "
+     "(also at campaign.artefacts[1].name)."),
+    ("artefact name empty", lambda d: _art(d, "Orb of Night").update(name=" "),
+     "campaign.artefacts[2].name: must not be empty."),
+    ("artefact name long", lambda d: _art(d, "Orb of Night").update(name="x" * 101),
+     "campaign.artefacts[2].name: longer than 100 characters (101)."),
+    ("artefact points", lambda d: _art(d, "Orb of Night").update(points=-1),
+     "campaign.artefacts[2].points: must be at least 0, got -1."),
+    ("artefact in two places", lambda d: _art(d, "Crown of Ages").update(
+        held_by_capital_of="Red"),
+     "campaign.artefacts[1]: an artefact out of the pool is held by exactly one unit"),
+    ("artefact nowhere", lambda d: _art(d, "Crown of Ages").update(holder_unit=None),
+     "campaign.artefacts[1]: an artefact out of the pool is held by exactly one unit"),
+    ("pooled artefact held", lambda d: _art(d, "Orb of Night").update(
+        held_by_capital_of="Blue"),
+     "campaign.artefacts[2].in_pool: an artefact in the pool is held by nobody"),
+    ("artefact battle", lambda d: _art(d, "Amulet of Dawn").update(captured_in="1/1/1"),
+     "campaign.artefacts[0].captured_in: no battle '1/1/1' in this file."),
+    ("artefacts type", lambda d: d["campaign"].update(artefacts={}),
+     "campaign.artefacts: expected a list, got an object."),
+    ("quest unknown unit", lambda d: _quest(d).update(hero="Red#1/9"),
+     "campaign.quests[0].hero: no unit 'Red#1/9' in this file."),
+    ("quest hero of another kingdom", lambda d: _quest(d).update(hero="Blue#1/1"),
+     "campaign.quests[0].hero: 'Blue#1/1' is not a unit of Red."),
+    ("quest hero twice", lambda d: _quest(d, 2).update(hero="Red#1/1", tower="0305"),
+     "campaign.quests[2].hero: the quest of unit Red#1/1 in year 1 is listed twice "
+     "(also at campaign.quests[0].hero)."),
+    ("quest tower twice", lambda d: _quest(d, 2).update(tower="0404"),
+     "campaign.quests[2].tower: the quest of Red to the tower at 0404 in year 1 is listed "
+     "twice (also at campaign.quests[0].tower)."),
+    ("quest unknown tower", lambda d: _quest(d).update(tower="9999"),
+     "campaign.quests[0].tower: no tile labelled '9999' on the map."),
+    ("quest kingdom", lambda d: _quest(d).update(kingdom="Purple"),
+     "campaign.quests[0].kingdom: no kingdom named 'Purple'."),
+    ("quest bad result", lambda d: _quest(d).update(result="triumph"),
+     "campaign.quests[0].result: 'triumph' is not one of 'hero_lost', 'injured', 'nothing', "
+     "'artefact', 'great_artefact', 'rare_artefact'."),
+    ("quest result type", lambda d: _quest(d).update(result=5),
+     "campaign.quests[0].result: expected a string, got the number 5."),
+    ("quest die", lambda d: _quest(d).update(die=7, total=8),
+     "campaign.quests[0].die: a die shows 1 to 6, got 7."),
+    ("quest total", lambda d: _quest(d).update(total=6),
+     "campaign.quests[0].total: must be die + modifier (4 + 1), got 6."),
+    ("quest artefact unknown", lambda d: _quest(d).update(artefact="Sword of Dusk"),
+     "campaign.quests[0].artefact: no artefact 'Sword of Dusk' in this file."),
+    ("quest artefact without success", lambda d: _quest(d, 1).update(artefact="Orb of Night"),
+     "campaign.quests[1].artefact: a quest with the result 'nothing' brings back no artefact."),
+    ("quest event", lambda d: _quest(d).update(event=999),
+     "campaign.quests[0].event: there is no event #999."),
+    ("quest year", lambda d: _quest(d).pop("year"),
+     "campaign.quests[0]: the field 'year' is missing."),
+    ("quest event data hero", lambda d: next(
+        e for e in d["campaign"]["events"] if e["kind"] == "winter.quest")["data"].update(
+        hero="Red#4/1"),
+     "].data.hero: no unit 'Red#4/1' in this file."),
+]
+
+
+@pytest.mark.parametrize("change, expected", [(c, e) for _n, c, e in ADVANCED_REFUSALS],
+                         ids=[n for n, _c, _e in ADVANCED_REFUSALS])
+def test_refused_advanced_sections_write_nothing(towers_doc: dict[str, Any], gm: User,
+                                                 change: Any, expected: str) -> None:
+    change(towers_doc)
+    before = counts()
+    with pytest.raises(transfer.ImportRefused) as info:
+        transfer.import_campaign(towers_doc, gm, slug="towers-copy")
+    assert expected in str(info.value)
+    assert counts() == before
+    assert not Campaign.objects.filter(slug="towers-copy").exists()
