@@ -38,8 +38,9 @@ run: deps
 	DEBUG=1 $(BIN)/python manage.py load_demo
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
-## Install everything the tests need and run the whole suite, browser tests included.
+## Install everything the tests need, lint with ruff, and run the whole suite, browser tests included.
 test: test-deps system-test-deps
+	$(BIN)/ruff check .
 	DEBUG=1 $(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 bench: deps

@@ -54,7 +54,7 @@ def build(scale: int):  # type: ignore[no-untyped-def]
     from django.db import transaction
 
     step = max(1, len(state_tiles) // len(kingdoms))
-    with transaction.atomic(), Recorder(campaign, gm, "bench.setup", "Bench scene") as rec:
+    with transaction.atomic(), Recorder(campaign, gm, "bench.setup", "Bench scene"):
         for i, kingdom in enumerate(kingdoms):
             block = state_tiles[i * step:(i + 1) * step]
             for j, tile in enumerate(block[: min(len(block), 14)]):

@@ -87,7 +87,6 @@ def built_campaign(gm: Any, slug: str, name: str, *, kingdoms: int, width: int,
     neighbours, with three armies, a winter of ledger entries and a line of chronicle."""
     from django.contrib.auth.models import User
     from django.db import transaction
-
     from django.utils import timezone
 
     from battles.models import Army, ArmyList, Unit, UnitStrengthEvent

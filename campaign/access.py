@@ -69,7 +69,8 @@ def get_campaign_for(request: HttpRequest, slug: str, role: str = Role.OBSERVER)
         effective = Role(membership.role)
     access_role = effective
     if ROLE_RANK[access_role] < ROLE_RANK[Role(role)]:
-        raise PermissionDenied(f"This needs the {Role(role).label.lower()} role in {campaign.name}.")
+        raise PermissionDenied(
+            f"This needs the {Role(role).label.lower()} role in {campaign.name}.")
     kingdom = None
     if membership is not None:
         kingdom = Kingdom.objects.filter(campaign=campaign, player=membership).first()

@@ -1,8 +1,8 @@
 """The chronicle: every write records an Event, and a GM can undo the latest ones in order.
 
 A service opens a ``Recorder`` inside its transaction and routes each write through it:
-``rec.create(obj)``, ``rec.update(obj, field=value, ...)``, ``rec.delete(obj)``. The recorder keeps a
-before-image of every row it touches (and of rows a delete would cascade to or null out), so
+``rec.create(obj)``, ``rec.update(obj, field=value, ...)``, ``rec.delete(obj)``. The recorder
+keeps a before-image of every row it touches (and of rows a delete would cascade to or null out), so
 ``undo_latest`` can put the database back exactly as it was before the event.
 """
 
@@ -117,7 +117,8 @@ class Recorder:
             {"op": "update", "model": obj._meta.label_lower, "pk": obj.pk, "fields": before}
         )
 
-    def create_many(self, model: type[models.Model], objs: list[models.Model]) -> list[models.Model]:
+    def create_many(self, model: type[models.Model],
+                    objs: list[models.Model]) -> list[models.Model]:
         """Insert many rows at once (a whole map); undo removes them by primary key."""
         created = model._default_manager.bulk_create(objs, batch_size=500)
         self.changes.append(

@@ -13,7 +13,8 @@ from django.utils.text import slugify
 
 from campaign.models import Campaign, Kingdom, Membership, Role
 from campaign.rules.options import OptionSpec
-from campaign.rulesystems import RuleSystem, choices as system_choices
+from campaign.rulesystems import RuleSystem
+from campaign.rulesystems import choices as system_choices
 
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -103,7 +104,8 @@ class CampaignSettingsForm(forms.Form):
         return initial
 
     def options(self) -> dict[str, Any]:
-        return {spec.name: self.cleaned_data.get(f"opt_{spec.name}") for spec in self.system.options}
+        return {spec.name: self.cleaned_data.get(f"opt_{spec.name}")
+                for spec in self.system.options}
 
     def option_fields(self) -> list[forms.BoundField]:
         return [self[f"opt_{spec.name}"] for spec in self.system.options]

@@ -45,7 +45,8 @@ def _open(upload: IO[bytes]) -> Image.Image:
             probe = Image.open(upload)
             if probe.format not in ALLOWED_FORMATS:
                 raise ImageRejected(
-                    f"{probe.format or 'This'} files are not accepted: upload a PNG, JPEG or WebP image."
+                    f"{probe.format or 'This'} files are not accepted: "
+                    "upload a PNG, JPEG or WebP image."
                 )
             if probe.width * probe.height > MAX_PIXELS:
                 raise ImageRejected("The image has too many pixels (over 40 megapixels).")

@@ -56,14 +56,16 @@ def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
         kingdom = kingdoms[army.kingdom_id]
         side = " (on its side)" if army.on_side else ""
         markers[army.tile_id].append(
-            mapsvg.Marker(str(army.number), kingdom.colour, "army", f"{kingdom.name} army {army.number}{side}")
+            mapsvg.Marker(str(army.number), kingdom.colour, "army",
+                          f"{kingdom.name} army {army.number}{side}")
         )
     for ship in Ship.objects.filter(campaign=campaign, tile__isnull=False).only(
         "number", "kingdom_id", "tile_id"
     ):
         kingdom = kingdoms[ship.kingdom_id]
         markers[ship.tile_id].append(
-            mapsvg.Marker(f"S{ship.number}", kingdom.colour, "ship", f"{kingdom.name} ship {ship.number}")
+            mapsvg.Marker(f"S{ship.number}", kingdom.colour, "ship",
+                          f"{kingdom.name} ship {ship.number}")
         )
     views = []
     tiles = []

@@ -111,7 +111,8 @@ def _tiles_for(system: RuleSystem, game_map: Map, seed: int | None) -> list[Tile
         width=game_map.width,
         height=game_map.height,
         orientation=game_map.orientation,
-        terrains=style.generator_terrains or tuple((t.slug, 1) for t in system.terrains if not t.water),
+        terrains=style.generator_terrains
+        or tuple((t.slug, 1) for t in system.terrains if not t.water),
         water_terrain=style.water_terrain,
         start_tiles=_start_tile_count(game_map) if style.start_tiles else 0,
         mountain_terrain=style.mountain_terrain,
@@ -220,7 +221,8 @@ def accept_invitation(token: str, user: AbstractBaseUser) -> tuple[Campaign, boo
         if Membership.objects.filter(campaign=campaign, user=user).exists():
             return campaign, False
         if not invitation.is_usable:
-            raise ServiceError("This invitation has been used or revoked; ask the GM for a new one.")
+            raise ServiceError(
+                "This invitation has been used or revoked; ask the GM for a new one.")
         with Recorder(
             campaign, user, "member.joined",
             f"{user} joined as {Role(invitation.role).label.lower()}.",
@@ -241,7 +243,8 @@ def change_role(membership: Membership, user: AbstractBaseUser, role: str) -> Me
         campaign = Campaign.objects.select_for_update().get(pk=membership.campaign_id)
         membership = Membership.objects.select_related("user").get(pk=membership.pk)
         if membership.role == role:
-            raise ServiceError(f"{membership.user} already has the role {Role(role).label.lower()}.")
+            raise ServiceError(
+                f"{membership.user} already has the role {Role(role).label.lower()}.")
         if membership.role == Role.GM and _gm_count(campaign) <= 1:
             raise ServiceError("A campaign needs at least one GM: make someone else GM first.")
         with Recorder(
@@ -435,7 +438,7 @@ def _validate_tile_changes(
     if controller is not None and controller.campaign_id != campaign.pk:
         raise ServiceError("That kingdom is not part of this campaign.")
     edge_slugs = {c.slug for c in system.edge_features}
-    for direction, feats in (edges or {}).items():
+    for feats in (edges or {}).values():
         bad = set(feats) - edge_slugs
         if bad:
             raise ServiceError(f"Unknown edge feature(s): {', '.join(sorted(bad))}.")

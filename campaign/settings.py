@@ -1,4 +1,5 @@
-"""Hexkeep settings: one module, everything that differs between machines comes from the environment.
+"""Hexkeep settings: one module; everything that differs between machines comes from the
+environment.
 
 Environment variables (all optional in development):
 - ``DEBUG``: "1"/"true" for development; default off.

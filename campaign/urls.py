@@ -7,7 +7,6 @@ import posixpath
 from django.conf import settings
 from django.contrib import admin
 from django.http import Http404
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.static import serve
 

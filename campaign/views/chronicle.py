@@ -67,7 +67,8 @@ def undo(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_campaign_for(request, slug, role=Role.GM)
     expected = request.POST.get("seq", "")
     if not expected.isdecimal():
-        return refuse(request, "Say which event to undo.", context=tabs_context(access, "chronicle"))
+        return refuse(request, "Say which event to undo.",
+                      context=tabs_context(access, "chronicle"))
     try:
         event = undo_latest(access.campaign, request.user, expected_seq=int(expected))
     except UndoError as exc:

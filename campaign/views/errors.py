@@ -6,7 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 
-def _page(request: HttpRequest, status: int, title: str, exception: Exception | None) -> HttpResponse:
+def _page(request: HttpRequest, status: int, title: str,
+          exception: Exception | None) -> HttpResponse:
     message = ""
     if exception is not None and exception.args and isinstance(exception.args[0], str):
         message = exception.args[0]

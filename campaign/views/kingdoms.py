@@ -67,7 +67,8 @@ def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
         "settlements": settlements,
         "armies": kingdom.armies.select_related("tile").all(),
         "can_edit": access.can_edit_kingdom(kingdom),
-        "assign_form": AssignKingdomForm(campaign=access.campaign, initial={"player": kingdom.player_id})
+        "assign_form": AssignKingdomForm(campaign=access.campaign,
+                                         initial={"player": kingdom.player_id})
         if access.is_gm else None,
         "summary_template": access.campaign.system.template("kingdom_summary"),
     }

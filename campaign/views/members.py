@@ -18,7 +18,8 @@ from campaign.views.common import refuse, tabs_context
 def _members_context(access, form=None):
     campaign = access.campaign
     members = Membership.objects.filter(campaign=campaign).select_related("user")
-    kingdoms = {k.player_id: k for k in Kingdom.objects.filter(campaign=campaign, player__isnull=False)}
+    kingdoms = {k.player_id: k
+                for k in Kingdom.objects.filter(campaign=campaign, player__isnull=False)}
     context = {
         **tabs_context(access, "members"),
         "members": [(m, kingdoms.get(m.pk)) for m in members],
@@ -74,12 +75,14 @@ def change_role(request: HttpRequest, slug: str, membership_id: int) -> HttpResp
     membership = get_membership_for(access, membership_id)
     form = RoleForm(request.POST)
     if not form.is_valid():
-        return refuse(request, "Choose GM, player or observer.", context=tabs_context(access, "members"))
+        return refuse(request, "Choose GM, player or observer.",
+                      context=tabs_context(access, "members"))
     try:
         services.change_role(membership, request.user, form.cleaned_data["role"])
     except services.ServiceError as exc:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "members"))
-    messages.success(request, f"{membership.user} is now a {Role(form.cleaned_data['role']).label.lower()}.")
+    role = Role(form.cleaned_data["role"]).label.lower()
+    messages.success(request, f"{membership.user} is now a {role}.")
     return redirect("campaign:members", access.campaign.slug)
 
 

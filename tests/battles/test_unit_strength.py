@@ -7,7 +7,6 @@ import pytest
 
 from battles import services
 from battles.models import Army, ArmyList, Battle, Ship, Unit, UnitStrengthEvent
-from battles.rules import mighty_kingdoms as mkb
 from campaign.models import Event
 from campaign.services import ServiceError
 from tests.battles.conftest import World, dump, unit
@@ -47,7 +46,7 @@ def test_tv_mk_4a_a_regiment_routed_four_times_is_destroyed_at_reform(lists: Wor
     assert [(h.delta, h.total) for h in history] == [(-1, 1), (-1, 0), (-1, -1), (-1, -2)]
     assert history[0].label.startswith(f"Battle at {world.front.label}")
     notes, event = world.reform()
-    assert notes == [f"Red's army #1 loses Ironguard: Unit Strength -2 (MK-REFORM-5)."]
+    assert notes == ["Red's army #1 loses Ironguard: Unit Strength -2 (MK-REFORM-5)."]
     assert notes[0] in event.summary
     ironguard = Unit.objects.get(name="Ironguard")
     assert (ironguard.destroyed_reason, ironguard.destroyed_year, ironguard.destroyed_month,

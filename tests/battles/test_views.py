@@ -171,7 +171,7 @@ def test_roster_visible_decides_for_every_persona(red_list: World) -> None:
     seen = {name: services.roster_visible(access(getattr(world, name)), red1)
             for name in ("gm", "player", "other", "observer")}
     assert seen == {"gm": True, "player": True, "other": False, "observer": False}
-    with pytest.raises(Exception):
+    with pytest.raises(Membership.DoesNotExist):
         access(world.outsider)
     services.reveal_battle_lists(world.fight(), world.gm)
     red1 = world.get(world.red, 1)

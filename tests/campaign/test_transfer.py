@@ -27,7 +27,7 @@ from battles.models import Army, Ship
 from campaign import chronicle, services, transfer
 from campaign.models import Campaign, Event, Kingdom, Membership, Photo, Role, Tile
 from ledger.models import Balance, LedgerEntry
-from tests.conftest import add_member, make_campaign, make_png, make_user
+from tests.conftest import make_campaign, make_png, make_user
 
 # -- helpers ----------------------------------------------------------------------------------
 

@@ -43,7 +43,8 @@ def test_player_taps_a_tile_and_sees_its_panel(live_server: Any, phone: Any) -> 
     heading.wait_for()
     assert heading.inner_text().startswith("Tile 0403")
     # The panel arrived through htmx: the page did not navigate away from the map.
-    assert page.url.endswith("/c/phone-test/map/tiles/0403/") or "tile=0403" in page.url or page.url.endswith("/map/")
+    assert (page.url.endswith("/c/phone-test/map/tiles/0403/") or "tile=0403" in page.url
+            or page.url.endswith("/map/"))
     assert page.locator("#map svg").count() == 1
     terrain = campaign.system.terrain(tile.terrain)
     assert terrain.label in page.locator("#tile-panel").inner_text()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+
 import pytest
 from django.test import Client
 from django.urls import reverse

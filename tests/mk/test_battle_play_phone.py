@@ -13,8 +13,8 @@ from campaign.systems.mighty_kingdoms import battle_play as bp
 from campaign.systems.mighty_kingdoms import summer
 from tests.e2e.conftest import shot
 from tests.mk.test_summer_phone import browse
-from tests.phone import log_in
 from tests.mk.test_summer_scene import Scene, campaign, scene  # noqa: F401
+from tests.phone import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -61,7 +61,8 @@ def test_a_player_fights_a_simple_battle_die_by_die_on_a_phone(live_server: Any,
         shot(page, "battle-01-simple-phone")
         page.locator(".bt-die", has_text="6").first.tap()
         page.get_by_role("button", name="Blue's army #1 (Defence 5)").tap()
-        page.locator(".bt-steps li", has_text="Red's 6 at Blue's army #1 (Defence 5): hit").wait_for()
+        page.locator(".bt-steps li",
+                     has_text="Red's 6 at Blue's army #1 (Defence 5): hit").wait_for()
         assert "Blue to allocate a die" in page.locator("#bt-turn").inner_text()
         assert page.locator("[data-army] >> text=400 pts").count() == 1
         fits(page)

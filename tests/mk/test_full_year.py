@@ -221,7 +221,8 @@ def test_mk_full_year_through_the_web_pages() -> None:
     for pk, lines in forecasts.items():
         booked = sorted(LedgerEntry.objects.filter(kingdom_id=pk)
                         .values_list("resource", "amount", "rule_id", "source"))
-        assert booked == sorted((l.resource, l.amount, l.rule_id, l.source) for l in lines)
+        assert booked == sorted((line.resource, line.amount, line.rule_id, line.source)
+                                for line in lines)
         # The starting kingdom gathers 3 gold and 2 food (TV-MK-3), plus a food per village
         # explored this summer.
         gold = Balance.objects.get(kingdom_id=pk, resource="gold").amount

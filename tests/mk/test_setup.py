@@ -54,7 +54,8 @@ def test_mk_setup_1_races_are_sealed_until_everyone_chose(mk: dict[str, Any], lo
         phases.advance(campaign, gm)
     setup.choose_race(blue, blue_user, "Abyssal Dwarfs")
     event = phases.advance(campaign, gm)
-    assert "Races revealed (MK-SETUP-1): Blue: Abyssal Dwarfs, Red: Northern Alliance." in event.summary
+    assert ("Races revealed (MK-SETUP-1): Blue: Abyssal Dwarfs, Red: Northern Alliance."
+            in event.summary)
     page = login(blue_user).get(reverse("campaign:play", args=[campaign.slug]))
     assert refresh(campaign).phase == "order"
     assert b"Northern Alliance" in page.content
@@ -98,7 +99,8 @@ def test_mk_setup_2_to_5_whole_setup_opens_year_1(mk: dict[str, Any]) -> None:
     for kingdom in (red, blue):
         tiles = kingdom.tiles.all()
         assert tiles.count() == 7
-        counts = {s: tiles.filter(settlement=s).count() for s in ("city", "fortress", "village", "")}
+        counts = {s: tiles.filter(settlement=s).count()
+                  for s in ("city", "fortress", "village", "")}
         # The capital is a city too: 2 cities, 1 fortress, 2 villages, 2 markers (MK-SETUP-4).
         assert counts == {"city": 2, "fortress": 1, "village": 2, "": 2}
         army = Army.objects.get(kingdom=kingdom)
@@ -181,8 +183,8 @@ def test_mk_setup_through_the_views(mk: dict[str, Any], login: Any) -> None:
     campaign = mk["campaign"]
     red_user, red = mk["Red"]
     client = login(red_user)
-    response = client.post(reverse("mk:setup_race", args=[campaign.slug]), {"race": "Kingdoms of Men"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(reverse("mk:setup_race", args=[campaign.slug]),
+                           {"race": "Kingdoms of Men"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     assert b"Kingdoms of Men" in response.content
     assert Kingdom.objects.get(pk=red.pk).data["race"] == "Kingdoms of Men"

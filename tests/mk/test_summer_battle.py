@@ -8,9 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 from battles.models import Army, Battle
+from campaign.chronicle import undo_latest
 from campaign.models import Event, Kingdom
 from campaign.services import ServiceError
-from campaign.chronicle import undo_latest
 from campaign.systems.mighty_kingdoms import phases, summer, summer_battles
 from campaign.systems.mighty_kingdoms.state import load_state
 from tests.mk.test_summer_scene import Scene, campaign, dump, scene  # noqa: F401

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from battles.models import Army, Ship
-from campaign.rules.mighty_kingdoms import RuleViolation
 from campaign.models import Kingdom, Role
+from campaign.rules.mighty_kingdoms import RuleViolation
 from campaign.systems.mighty_kingdoms import phases, setup
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.state import load_state
@@ -216,7 +216,8 @@ def test_mk_winter_2_forecast_equals_the_booking_for_every_kingdom(tv3: World) -
     for pk, lines in forecasts.items():
         booked = [(e.resource, e.amount, e.rule_id, e.source)
                   for e in LedgerEntry.objects.filter(event=event, kingdom_id=pk).order_by("pk")]
-        assert booked == [(l.resource, l.amount, l.rule_id, l.source) for l in lines]
+        assert booked == [(line.resource, line.amount, line.rule_id, line.source)
+                          for line in lines]
         assert LedgerEntry.objects.filter(kingdom_id=pk).count() == len(lines)
     assert {(e.event_id, e.year, e.season, e.phase) for e in LedgerEntry.objects.all()} == {
         (event.pk, 1, "winter", "B")}
@@ -228,8 +229,9 @@ def test_mk_recruit_numbers_never_reuse_a_removed_army_number(tv3: World) -> Non
     red = tv3.kingdoms["Red"]
     state = tv3.state()
     three = next(a for a in state.armies_of(red.pk) if a.number == 3)
-    from campaign.chronicle import Recorder
     from django.db import transaction
+
+    from campaign.chronicle import Recorder
 
     with transaction.atomic(), Recorder(state.campaign, tv3.gm, "test.remove", "x") as rec:
         ws.remove_army(rec, state, three.id, "test", "MK-TEST")

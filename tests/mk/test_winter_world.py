@@ -226,8 +226,9 @@ def set_clock(world: World, phase: str, sub_phase: str = "", season: str = "wint
 
 def grant(world: World, name: str, gold: int = 0, food: int = 0) -> None:
     """Arrange a kingdom's stock through the ledger (a GM's adjustment event)."""
-    from campaign.chronicle import Recorder
     from django.db import transaction
+
+    from campaign.chronicle import Recorder
     from ledger.rules.mighty_kingdoms import IncomeLine
 
     lines = [IncomeLine(r, n, "TEST", "arranged by the test") for r, n in

@@ -89,8 +89,11 @@ def red_armies() -> tuple[Army, ...]:
     )
 
 
+DEFAULTS = MKOptions()
+
+
 def income(
-    kingdom: Kingdom, tiles: MapView, options: MKOptions = MKOptions()
+    kingdom: Kingdom, tiles: MapView, options: MKOptions = DEFAULTS
 ) -> tuple[IncomeLine, ...]:
     return led.winter_income(Holdings.of(kingdom, tiles, KINGDOMS), options)
 

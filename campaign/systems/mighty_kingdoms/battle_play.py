@@ -23,7 +23,7 @@ from typing import Any
 
 from django.db import transaction
 
-from battles.models import Army, Battle, Ship
+from battles.models import Battle
 from battles.rules import mighty_kingdoms as mkb
 from campaign.chronicle import Recorder, snapshot
 from campaign.models import Event, Kingdom
@@ -581,10 +581,11 @@ def roll_land_water(battle_id: int, user: Any, campaign: Any, kingdom: Kingdom |
         kname = {s: kingdom_name(state, side_kingdom(battle, s)) for s in SIDES}
         story = [f"Land/water battle at {label_of(state, battle.tile_id)} (MK-LW)."]
         dice = []
+        by_whom = {True: "rolled by the server", False: "typed in"}
         for s in SIDES:
             values_ = play["dice"][s]
             story.append(f"{kname[s]} rolls {', '.join(map(str, values_))} = {sum(values_)}"
-                         f" ({'rolled by the server' if play['source'][s] == 'server' else 'typed in'}).")
+                         f" ({by_whom[play['source'][s] == 'server']}).")
             dice.append({"purpose": f"{kname[s]}'s land/water dice", "values": values_,
                          "source": play["source"][s]})
         story.append("The roll itself damages nothing (MK-LW-3).")

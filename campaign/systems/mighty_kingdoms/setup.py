@@ -34,7 +34,9 @@ def _race_blockers(state: MKState) -> list[str]:
     if len(state.kingdom_rows) < 2:
         return ["Found at least two kingdoms first."]
     waiting = [k.name for pk, k in state.kingdom_rows.items() if not races(state)[pk]]
-    return [f"Waiting for a race from {', '.join(sorted(waiting))} (MK-SETUP-1)."] if waiting else []
+    if not waiting:
+        return []
+    return [f"Waiting for a race from {', '.join(sorted(waiting))} (MK-SETUP-1)."]
 
 
 def _race_close(state: MKState, rec: Recorder) -> None:
@@ -115,7 +117,9 @@ def _capital_done(state: MKState) -> set[int]:
 
 def _capital_blockers(state: MKState) -> list[str]:
     waiting = [k.name for pk, k in state.kingdom_rows.items() if pk not in _capital_done(state)]
-    return [f"Waiting for a capital from {', '.join(sorted(waiting))} (MK-SETUP-3)."] if waiting else []
+    if not waiting:
+        return []
+    return [f"Waiting for a capital from {', '.join(sorted(waiting))} (MK-SETUP-3)."]
 
 
 def choose_capital(kingdom: Kingdom, user: Any, label: str) -> None:
@@ -158,7 +162,8 @@ def place_settlements(kingdom: Kingdom, user: Any, *, city: str, fortress: str,
         _require_turn(state, kingdom, mk.setup_turn(state.order, _settled(state)))
         row = state.kingdom_rows[kingdom.pk]
         start = state.kingdoms[kingdom.pk].start_tile
-        placement = mk.SetupPlacement(city or None, fortress or None, tuple(v for v in villages if v),
+        placement = mk.SetupPlacement(city or None, fortress or None,
+                                      tuple(v for v in villages if v),
                                       tuple(m for m in markers if m))
         try:
             mk.validate_setup_placement(state.map, start, kingdom.pk, placement)

@@ -629,7 +629,7 @@ def qr_svg(url: str, size_mm: float = 30) -> str:
 
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     svg = image.to_string(encoding="unicode")
-    svg = svg.replace('width="', f'data-w="', 1).replace('height="', 'data-h="', 1)
+    svg = svg.replace('width="', 'data-w="', 1).replace('height="', 'data-h="', 1)
     return svg.replace("<svg ", f'<svg width="{size_mm}mm" height="{size_mm}mm" '
                                  'shape-rendering="crispEdges" ', 1)
 

@@ -11,7 +11,6 @@ from campaign.models import Campaign, Kingdom
 from campaign.systems.mighty_kingdoms import (
     advanced_views,
     phases,
-    setup,
     summer,
     views,
     winter,

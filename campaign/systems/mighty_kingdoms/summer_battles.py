@@ -12,7 +12,6 @@ battles on other tiles may be chosen meanwhile, so several tables can play at on
 
 from __future__ import annotations
 
-
 from typing import Any
 
 from django.db import transaction

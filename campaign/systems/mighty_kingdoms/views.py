@@ -62,7 +62,8 @@ def done(request: HttpRequest, access: Access, message: str) -> HttpResponse:
     return redirect("campaign:play", access.campaign.slug)
 
 
-def run(request: HttpRequest, access: Access, action: Callable[[], Any], message: str) -> HttpResponse:
+def run(request: HttpRequest, access: Access, action: Callable[[], Any],
+        message: str) -> HttpResponse:
     """Call a service; a refusal becomes a 4xx with its reason and changes nothing."""
     try:
         action()
