@@ -699,17 +699,25 @@ def capture_artefacts(rec: Recorder, battle: Battle, results: dict[int, str],
 
 def capital_artefacts_taken(rec: Recorder, battle: Battle, tile: Tile, before: int | None,
                             after: int | None) -> list[str]:
-    """MK-ART-8, MK-AMB-37: when an enemy takes a Capital City, the artefacts it keeps pass to
-    the taker: kept in the taker's own capital (until given to a unit of an army that took part)
-    or, without one, back to the pool."""
+    """MK-ART-8, MK-AMB-37: a battle that takes a Capital City (see ``capital_changes_hands``)."""
+    return capital_changes_hands(rec, battle.campaign, tile.pk, before, after, battle=battle)
+
+
+def capital_changes_hands(rec: Recorder, campaign: Campaign, tile_id: int,
+                          before: int | None, after: int | None, *,
+                          battle: Battle | None = None) -> list[str]:
+    """MK-ART-8, MK-AMB-37: when an enemy takes a Capital City (by battle, by marching into it
+    at Resolution, or as its sole army at Reform), the artefacts it keeps pass to the taker:
+    kept in the taker's own capital (until given to a unit of an army that took part) or,
+    without one, back to the pool. Returns the sentences for the chronicle."""
     if before is None or after is None or before == after:
         return []
-    if not mk.MKOptions.from_dict(battle.campaign.options).module_artefacts:
+    if not mk.MKOptions.from_dict(campaign.options).module_artefacts:
         return []
     loser = Kingdom.objects.get(pk=before)
-    if loser.capital_tile_id != tile.pk:
+    if loser.capital_tile_id != tile_id:
         return []
-    kept = list(Artefact.objects.filter(campaign=battle.campaign, held_by_capital_of=loser))
+    kept = list(Artefact.objects.filter(campaign=campaign, held_by_capital_of=loser))
     if not kept:
         return []
     taker = Kingdom.objects.get(pk=after)

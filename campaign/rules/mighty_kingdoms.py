@@ -1278,7 +1278,8 @@ def resolve_order(
         note = "enemy ships hold it, so control does not change (MK-AMB-10, house rule)"
     else:
         control = ControlChange(dest.label, dest.controller, kingdom, "MK-RES-5")
-        note = "it is now yours" if control.changed else "it stays yours"
+        note = ("control of the tile passes to its kingdom (MK-RES-5)" if control.changed
+                else "the tile is already its kingdom's")
     return Resolution(
         mover.key, kingdom, MOVE, "MK-RES-5", dest.label,
         f"{mover.name.capitalize()} moves into {dest.label}; {note}.",

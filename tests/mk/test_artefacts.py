@@ -244,3 +244,61 @@ def test_mk_art_8_taking_a_capital_takes_its_artefacts(
     else:
         assert orb.in_pool and orb.held_by_capital_of_id is None
         assert "go back to the pool" in last_summary(scene)
+
+
+@pytest.fixture
+def blue_capital(art_scene: Scene) -> tuple[Scene, Artefact]:
+    """Blue's Capital City is the empty city 0604, where the Orb of Night is kept."""
+    scene = art_scene
+    scene.set_tile("0604", settlement="city")
+    Kingdom.objects.filter(pk=scene.blue.pk).update(capital_tile=scene.tile("0604"))
+    return scene, add(scene, "Orb of Night", 40, held_by_capital_of=scene.blue)
+
+
+def test_mk_art_8_a_capital_taken_at_reform_passes_its_artefacts(
+        blue_capital: tuple[Scene, Artefact]) -> None:
+    from campaign.systems.mighty_kingdoms import phases
+
+    scene, orb = blue_capital
+    scene.army(scene.red, 3, "0604")  # alone in Blue's capital (MK-REFORM-4)
+    scene.at("D")
+    before = dump()
+    event = phases.advance(scene.campaign, scene.gm)
+    orb.refresh_from_db()
+    assert scene.tile("0604").controller_id == scene.red.pk
+    assert (orb.held_by_capital_of_id, orb.in_pool, orb.captured_in_id) == (
+        scene.red.pk, False, None)
+    assert ("Red takes Blue's Capital City and the 1 artefact kept there, now in Red's own "
+            "capital (MK-ART-8, MK-AMB-37).") in event.summary
+    undo_latest(scene.campaign, scene.gm)
+    assert dump() == before
+    assert Artefact.objects.get(pk=orb.pk).held_by_capital_of_id == scene.blue.pk
+
+
+def test_mk_art_8_marching_into_an_empty_capital_takes_its_artefacts(
+        blue_capital: tuple[Scene, Artefact]) -> None:
+    from campaign.systems.mighty_kingdoms.state import load_state
+    from tests.mk.test_summer_scene import army_key, give_in_turn, resolve_in_turn
+
+    scene, orb = blue_capital
+    start = next(label for label in load_state(scene.campaign).map.tile("0604").neighbours
+                 if label not in ("0504",) and not scene.tile(label).terrain == "open_water")
+    scene.set_tile(start, controller=scene.red, explored=True)
+    scene.army(scene.red, 3, start)
+    give_in_turn(scene, {
+        scene.red: [(army_key(scene.red, 1), "defend", None),
+                    (army_key(scene.red, 2), "defend", None),
+                    (army_key(scene.red, 3), "move", "0604")],
+        scene.blue: [(army_key(scene.blue, 1), "defend", None)],
+    })
+    scene.at("B")
+    resolve_in_turn(scene)
+    orb.refresh_from_db()
+    assert scene.tile("0604").controller_id == scene.red.pk
+    assert orb.held_by_capital_of_id == scene.red.pk
+    summaries = Event.objects.filter(campaign=scene.campaign, kind="summer.resolve")
+    assert [s for s in summaries.values_list("summary", flat=True)
+            if "Capital City" in s] == [
+        "Red: Army #3 moves into 0604; control of the tile passes to its kingdom (MK-RES-5). "
+        "Red takes Blue's Capital City and the 1 "
+        "artefact kept there, now in Red's own capital (MK-ART-8, MK-AMB-37)."]

@@ -112,7 +112,8 @@ def test_mk_res_5_control_changes_unless_an_enemy_army_stands_there(scene: Scene
     assert scene.get_army(blue, 1).defending is True  # MK-RES-8
     summer.resolve(red, scene.player, given[("Red", 3)].pk)
     assert scene.tile("0604").controller_id == red.pk
-    assert last_event(scene).summary == "Red: Army #3 moves into 0604; it is now yours."
+    assert last_event(scene).summary == (
+        "Red: Army #3 moves into 0604; control of the tile passes to its kingdom (MK-RES-5).")
 
 
 def test_mk_res_7_raze_succeeds_without_enemies_and_fails_with_them(scene: Scene) -> None:

@@ -680,7 +680,8 @@ def test_mk_wiz_2_tower_pushes_the_token_back_unowned() -> None:
 def test_mk_res_5_moving_into_a_tile_without_enemy_armies_takes_it() -> None:
     result = resolve(Mover.of_army(army()), MOVE, "C")
     assert result.control == mk.ControlChange("C", BLUE, RED, "MK-RES-5")
-    assert result.control.changed and result.summary.endswith("it is now yours.")
+    assert result.control.changed
+    assert result.summary.endswith("control of the tile passes to its kingdom (MK-RES-5).")
     own = resolve(Mover.of_army(army()), MOVE, "F")
     assert own.control is not None and not own.control.changed
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from battles.models import Army, Order, Ship
+from battles.services import capital_changes_hands
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom, Visibility
 from campaign.rules import mighty_kingdoms as mk
@@ -345,6 +346,12 @@ def apply_resolution(state: MKState, rec: Recorder, mover: mk.Mover,
             change(res.tile, data={**(tile.data or {}), "raze_pending": True})
     for label, values in tile_changes.items():
         rec.update(state.tile_rows[label], **values)
+    if res.control is not None and res.control.changed:
+        # MK-ART-8: marching into an undefended Capital City takes the artefacts kept there.
+        taken = capital_changes_hands(rec, state.campaign, state.tile_rows[res.control.tile].pk,
+                                      res.control.old, res.control.new)
+        if taken:
+            rec.summary = " ".join([rec.summary, *taken])
     if res.defend:
         for token in rows:
             if isinstance(token, Army):

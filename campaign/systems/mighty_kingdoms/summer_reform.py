@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 from battles.models import Army
-from battles.services import reform_unit_strength
+from battles.services import capital_changes_hands, reform_unit_strength
 from campaign.chronicle import Recorder
 from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import summer_common as common
@@ -105,6 +105,9 @@ def close_reform(state: MKState, rec: Recorder) -> None:
         rec.update(state.tile_rows[change.tile], controller=state.kingdom_rows[change.new])
         note(rec, f"{change.tile} now belongs to {kingdom_name(state, change.new)}: only its "
                   "armies stand there (MK-REFORM-4).")
+        for line in capital_changes_hands(rec, state.campaign, state.tile_rows[change.tile].pk,
+                                          change.old, change.new):
+            note(rec, line)
     if plan.defenders:
         for army_id in plan.defenders:
             row: Army = state.army_rows[army_id]
