@@ -7,7 +7,7 @@ from typing import Callable
 
 import pytest
 
-from battles.models import Army, Unit
+from battles.models import Army, Battle, Unit
 from campaign import mapsvg, mapview, pdf
 from campaign.models import Tile
 from campaign.systems.mighty_kingdoms import sheets
@@ -235,6 +235,30 @@ def test_battle_packet(sheets_world: SheetsWorld, sheet_url: Callable[..., str])
     assert capital in text and "0606" not in text
     html = world.client("gm").get(sheet_url(world, "battle", world.battle, pdf=False))
     assert html.content.decode().count("<path d=\"M") >= 1  # the QR code, drawn inline
+
+
+@pytest.mark.parametrize(("kind", "mode", "heading", "absent"), [
+    ("land", "simple", "Simple battle MK-SIMPLE", "Sea Guard"),
+    ("naval", "kow", "Naval battle MK-NAVAL", "Sea Guard"),
+    ("land_water", "kow", "Land/water battle MK-LW", "Sea Guard"),
+])
+def test_battle_packet_fought_with_dice_has_no_table(
+        sheets_world: SheetsWorld, sheet_url: Callable[..., str], kind: str, mode: str,
+        heading: str, absent: str) -> None:
+    """MK-SIMPLE, MK-NAVAL, MK-LW: dice decide these battles, so the packet gives the dice rules
+    instead of a Kings of War table and terrain allowance (MK-BOARD-1, MK-DEF-2)."""
+    world = sheets_world
+    Battle.objects.filter(pk=world.battle.pk).update(kind=kind, mode=mode)
+    text = pdf_text(_get(world, "gm", sheet_url(world, "battle", world.battle)))
+    assert heading in text
+    assert "MK-BOARD-1" not in text and "MK-DEF-2" not in text and absent not in text
+    if kind == "land":
+        # Defence = points / 100, +1 for Blue's Defend order (MK-SIMPLE-2/3).
+        assert "Army #1 · upright · 500 points · Defence 5" in text
+        assert "Army #1 · upright, defending · 500 points · Defence 6" in text
+        assert "Land · Simple battle" in text
+    else:
+        assert "Simple battle" not in text and "Kings of War" not in text
 
 
 def test_chronicle_sheet_respects_event_visibility(sheets_world: SheetsWorld,

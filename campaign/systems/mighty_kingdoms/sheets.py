@@ -643,7 +643,8 @@ def _side(access: Access, battle: Battle, fighting: list[Army], kingdom: Kingdom
         visible = army_lists.roster_visible(access, army)
         units = [u for u in _unit_rows(army_lists.army_units(army)) if not u["destroyed"]]
         rows.append({"army": army, "state": _army_state(army), "visible": visible,
-                     "units": units if visible else []})
+                     "units": units if visible else [],
+                     "defence": kow.simple_defence(army.points, army.defending)})
     return {
         "role": role,
         "kingdom": kingdom,
@@ -710,7 +711,11 @@ def battle_packet_context(access: Access, battle: Battle, options: PrintOptions,
         "crop_h": crop_h,
         "result_url": result_url,
         "qr": mark_safe(qr_svg(result_url, size_mm=26)),
-        "kind": battle.kind.replace("_", " "),
+        "kind": battle.kind.replace("_", "/"),
+        # How the battle is fought decides what the packet needs: a table for Kings of War land
+        # battles only; dice for the rest (MK-SIMPLE, MK-NAVAL, MK-LW).
+        "fought": ("kow" if battle.kind == "land" and battle.mode == "kow"
+                   else "simple" if battle.kind == "land" else battle.kind),
         "mode": {"kow": "Kings of War", "simple": "Simple battle"}.get(battle.mode, battle.mode),
     }
 
