@@ -401,12 +401,45 @@ def edit_tile(
         if features is not None:
             values["features"] = sorted(set(features))
         described = ", ".join(_describe_change(k, v) for k, v in values.items())
+        mirrored = _mirror_shared_edges(tile, values["edges"]) if edges is not None else []
         with Recorder(
             campaign, user, "map.tile", f"Tile {tile.label} edited: {described}.",
             visibility=Visibility.GM,
         ) as rec:
             rec.update(tile, **values)
+            for neighbour, neighbour_edges in mirrored:
+                rec.update(neighbour, edges=neighbour_edges)
     return tile
+
+
+def _mirror_shared_edges(tile: Tile, new_edges: dict[str, list[str]]
+                         ) -> list[tuple[Tile, dict[str, list[str]]]]:
+    """A river or water edge lies between two tiles: what the tile form adds to or takes from
+    one side of ``tile`` goes onto the neighbour's facing side too (as the edge brush does)."""
+    game_map = tile.map
+    if game_map.kind == "territory":
+        return []
+    grid = grid_for(game_map)
+    changed = []
+    for direction in range(6 if game_map.kind == "hex" else 4):
+        key = str(direction)
+        before = set(tile.edges.get(key, [])) & SHARED_EDGE_FEATURES
+        after = set(new_edges.get(key, [])) & SHARED_EDGE_FEATURES
+        if before == after:
+            continue
+        nq, nr = grid.step(tile.q, tile.r, direction)
+        other = Tile.objects.select_for_update().filter(map=game_map, q=nq, r=nr).first()
+        if other is None:
+            continue
+        side = str(grid.opposite(direction))
+        edges = {k: list(v) for k, v in other.edges.items()}
+        feats = (set(edges.get(side, [])) | (after - before)) - (before - after)
+        if feats:
+            edges[side] = sorted(feats)
+        else:
+            edges.pop(side, None)
+        changed.append((other, edges))
+    return changed
 
 
 def _describe_change(key: str, value: Any) -> str:

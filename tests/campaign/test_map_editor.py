@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from campaign import services
+from campaign.chronicle import undo_latest
 from campaign.mapview import TILE_SIZE
 from campaign.models import Event, Kingdom, Map, Tile
 from tests.campaign.conftest import World, dump, error_text
@@ -60,6 +61,40 @@ def test_gm_edits_a_tile_without_javascript(world: World) -> None:
     assert event.summary.startswith("Tile 0302 edited: terrain hills, settlement city, "
                                     "controller Red, explored yes")
     assert event.reversible
+
+
+def test_tile_form_rivers_and_water_lie_on_both_sides_of_an_edge(world: World) -> None:
+    """A river or water edge set in the tile form is set on the neighbour's facing side too,
+    and taken off both; other features stay on the edited tile only. Undo restores both."""
+    Tile.objects.filter(map__campaign=world.campaign).update(edges={})
+    grid = services.grid_for(world.campaign.map)
+    centre = tile(world, "0403")
+    north = Tile.objects.get(map__campaign=world.campaign,
+                             **dict(zip(("q", "r"), grid.step(centre.q, centre.r, 0))))
+    south = Tile.objects.get(map__campaign=world.campaign,
+                             **dict(zip(("q", "r"), grid.step(centre.q, centre.r, 3))))
+    Tile.objects.filter(pk=north.pk).update(edges={"2": ["forest"]})
+    before = [tile_state(t) for t in Tile.objects.filter(map__campaign=world.campaign)
+              .order_by("pk")]
+    client = world.client("gm")
+    form = {"terrain": centre.terrain, "settlement": "", "edge_0": ["river", "mountain"],
+            "edge_3": "water"}
+    assert client.post(edit_url(world, "0403"), form).status_code == 302
+    north.refresh_from_db()
+    south.refresh_from_db()
+    assert north.edges == {"2": ["forest"], str(grid.opposite(0)): ["river"]}
+    assert south.edges == {str(grid.opposite(3)): ["water"]}
+    # Unticking the river takes it off the neighbour too; the mountain stays one-sided.
+    form = {"terrain": centre.terrain, "settlement": "", "edge_0": "mountain"}
+    assert client.post(edit_url(world, "0403"), form).status_code == 302
+    north.refresh_from_db()
+    south.refresh_from_db()
+    assert north.edges == {"2": ["forest"]}
+    assert south.edges == {}
+    undo_latest(world.campaign, world.gm)
+    undo_latest(world.campaign, world.gm)
+    assert [tile_state(t) for t in Tile.objects.filter(map__campaign=world.campaign)
+            .order_by("pk")] == before
 
 
 def test_gm_edits_a_tile_with_htmx(world: World) -> None:
