@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.html import format_html
 
 
 def _page(request: HttpRequest, status: int, title: str,
@@ -12,7 +13,8 @@ def _page(request: HttpRequest, status: int, title: str,
     if exception is not None and exception.args and isinstance(exception.args[0], str):
         message = exception.args[0]
     if getattr(request, "htmx", False):
-        return HttpResponse(f'<p class="error" role="alert">{title}. {message}</p>', status=status)
+        return HttpResponse(format_html('<p class="error" role="alert">{}. {}</p>', title, message),
+                            status=status)
     return render(request, "error.html", {"status": status, "title": title, "message": message},
                   status=status)
 

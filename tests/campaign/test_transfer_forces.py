@@ -342,7 +342,7 @@ def test_demo_round_trip_keeps_every_row(demo: Campaign, login: Callable[..., An
              [(e.delta, e.reason, e.battle and e.battle.seq, e.event and e.event.seq)
               for e in u.us_events.order_by("pk")])
             for u in Unit.objects.filter(army_list__army__campaign=campaign)
-            .order_by("army_list__army__kingdom__name", "position")
+            .order_by("army_list__army__kingdom__name", "army_list__army__number", "position")
         ]
 
     assert lists(copy_) == lists(demo)
