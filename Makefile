@@ -1,5 +1,6 @@
 # Hexkeep's commands. `make run` sets up and serves the demo; `make test` runs the whole suite.
-# Both install what they need into .venv from requirements*.txt; the browser tests also need
+# Both install what they need into .venv from requirements*.txt, with every package (the pins'
+# own dependencies too) held to the version in requirements.lock; the browser tests also need
 # Debian's chromium, which `make test` installs when it is missing.
 
 PYTHON ?= python3
@@ -7,22 +8,36 @@ VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps test-deps system-test-deps check-deploy bench clean
+LOCK := requirements.lock
+
+.PHONY: run test deps test-deps lock system-test-deps check-deploy bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --upgrade -c $(LOCK) pip
 
-$(VENV)/.deps: requirements.txt $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements.txt
+$(VENV)/.deps: requirements.txt $(LOCK) $(BIN)/python
+	$(BIN)/pip install --quiet -c $(LOCK) -r requirements.txt
 	touch $@
 
-$(VENV)/.test-deps: requirements.txt requirements-dev.txt $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements-dev.txt
+$(VENV)/.test-deps: requirements.txt requirements-dev.txt $(LOCK) $(BIN)/python
+	$(BIN)/pip install --quiet -c $(LOCK) -r requirements-dev.txt
 	touch $@ $(VENV)/.deps
 
 deps: $(VENV)/.deps
 test-deps: $(VENV)/.test-deps
+
+## Write requirements.lock again from a fresh virtual environment with requirements-dev.txt
+## installed (after changing a pin in requirements*.txt).
+lock:
+	rm -rf .lock-venv
+	$(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --upgrade pip
+	.lock-venv/bin/pip install --quiet -r requirements-dev.txt
+	{ sed -n '1,/^[^#]/{/^#/p}' $(LOCK); \
+	  .lock-venv/bin/pip freeze --all --exclude-editable | grep -v '^setuptools=='; } > $(LOCK).new
+	mv $(LOCK).new $(LOCK)
+	rm -rf .lock-venv
 
 # Browser tests drive Debian's chromium; PDF checks use poppler's pdftoppm.
 system-test-deps:
@@ -43,8 +58,12 @@ test: test-deps system-test-deps
 	$(BIN)/ruff check .
 	DEBUG=1 $(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
+## Print the benchmark figures: every script in bench/, each explained at its top.
 bench: deps
 	DEBUG=1 $(BIN)/python bench/map_page.py
+	DEBUG=1 $(BIN)/python bench/mk_year.py
+	DEBUG=1 $(BIN)/python bench/simple_battles.py
+	DEBUG=1 $(BIN)/python bench/sheets.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-* media staticfiles test-output

@@ -18,6 +18,7 @@ from django.db import models, router, transaction
 from django.db.models.deletion import Collector
 from django.utils import timezone
 
+from campaign.images import delete_files
 from campaign.models import Campaign, Event, Kingdom, Visibility
 
 
@@ -35,11 +36,17 @@ def _to_json(value: Any) -> Any:
     return value
 
 
-def snapshot(obj: models.Model) -> dict[str, Any]:
-    """Every concrete field of ``obj`` by attname, as JSON-safe values."""
+def snapshot(obj: models.Model, *, complete: bool = False) -> dict[str, Any]:
+    """Every concrete field of ``obj`` by attname, as JSON-safe values. Fields deferred when
+    ``obj`` was read are left out (undo leaves them as they are), unless ``complete`` asks to
+    read them first."""
+    deferred = obj.get_deferred_fields()
+    if deferred and complete:
+        obj.refresh_from_db(fields=list(deferred))
+        deferred = set()
     return {
         field.attname: _to_json(getattr(obj, field.attname))
-        for field in obj._meta.concrete_fields
+        for field in obj._meta.concrete_fields if field.attname not in deferred
     }
 
 
@@ -100,7 +107,12 @@ class Recorder:
         return obj
 
     def update(self, obj: models.Model, **values: Any) -> models.Model:
-        """Set ``values`` on ``obj`` and save it, remembering what it was before."""
+        """Set ``values`` on ``obj`` and save it, remembering what it was before (a field
+        deferred when ``obj`` was read is read first if it is one of those changed)."""
+        deferred = obj.get_deferred_fields() & {
+            obj._meta.get_field(name).attname for name in values}
+        if deferred:
+            obj.refresh_from_db(fields=list(deferred))
         before = snapshot(obj)
         for name, value in values.items():
             setattr(obj, name, value)
@@ -154,9 +166,9 @@ class Recorder:
         collector.delete()
 
     def _remember(self, obj: models.Model, op: str) -> None:
-        self.changes.append(
-            {"op": op, "model": obj._meta.label_lower, "pk": obj.pk, "fields": snapshot(obj)}
-        )
+        # A delete's cascade reads rows with only some fields: read the rest, undo needs all.
+        self.changes.append({"op": op, "model": obj._meta.label_lower, "pk": obj.pk,
+                             "fields": snapshot(obj, complete=True)})
 
     def roll(self, purpose: str, values: Iterable[int], source: str = "server") -> list[int]:
         """Keep a roll with the event; ``source`` is "server" or "table" (typed in)."""
@@ -167,7 +179,9 @@ class Recorder:
     def finish(self) -> Event:
         if self.event is not None:
             return self.event
-        campaign = Campaign.objects.select_for_update().get(pk=self.campaign.pk)
+        # The clock only: the campaign's state and options need not be read again.
+        campaign = Campaign.objects.select_for_update().only(
+            "id", "year", "season", "month", "phase").get(pk=self.campaign.pk)
         last = campaign.events.order_by("-seq").values_list("seq", flat=True).first() or 0
         self.event = Event.objects.create(
             campaign=campaign,
@@ -189,25 +203,36 @@ class Recorder:
         return self.event
 
 
+def _standing(campaign: Campaign) -> models.QuerySet[Event]:
+    """Events still in effect: not undone, and not undos themselves."""
+    return campaign.events.filter(undone_at__isnull=True, undo_of__isnull=True)
+
+
 def undoable_events(campaign: Campaign) -> models.QuerySet[Event]:
-    """Events a GM may still undo, latest first: reversible, not undone, not undos themselves."""
-    return campaign.events.filter(reversible=True, undone_at__isnull=True, undo_of__isnull=True)
+    """The events undo can still reach, latest first: exactly what pressing *Undo* again and
+    again would reverse, one by one.
 
-
-def _latest_undoable(campaign: Campaign) -> Event | None:
-    """The latest event not yet undone, if it can be undone.
-
-    An event that cannot be undone (the campaign's creation, imported history) is a barrier:
-    undo never reaches past it to older events, whose effects it may depend on.
+    An event that cannot be undone (the campaign's creation, an import, an event that changed
+    nothing) is a barrier: undo never reaches past it to older events, whose effects later ones
+    may depend on.
     """
-    latest = (
-        campaign.events.filter(undone_at__isnull=True, undo_of__isnull=True)
-        .order_by("-seq")
-        .first()
+    barrier = (
+        _standing(campaign).filter(reversible=False).aggregate(seq=models.Max("seq"))["seq"] or 0
     )
-    if latest is None or not latest.reversible:
-        return None
-    return latest
+    return _standing(campaign).filter(reversible=True, seq__gt=barrier).order_by("-seq")
+
+
+def latest_standing(campaign: Campaign) -> Event | None:
+    """The latest event still in effect (not undone, not an undo); *Undo* reverses it if it is
+    reversible, and otherwise nothing at all."""
+    # The before-images can be large (a whole map): load them only when undo needs them.
+    return _standing(campaign).defer("changes").order_by("-seq").first()
+
+
+def latest_undoable(campaign: Campaign) -> Event | None:
+    """The event *Undo* reverses now, or None when there is nothing it can reverse."""
+    latest = latest_standing(campaign)
+    return latest if latest is not None and latest.reversible else None
 
 
 def undo_latest(campaign: Campaign, actor: Any, expected_seq: int | None = None) -> Event:
@@ -218,21 +243,26 @@ def undo_latest(campaign: Campaign, actor: Any, expected_seq: int | None = None)
     """
     with transaction.atomic():
         Campaign.objects.select_for_update().get(pk=campaign.pk)
-        event = _latest_undoable(campaign)
+        event = latest_undoable(campaign)
         if event is None:
             raise UndoError("There is nothing left to undo.")
         if expected_seq is not None and event.seq != expected_seq:
             raise UndoError(
                 f"Event #{expected_seq} is no longer the latest one; the page was out of date."
             )
+        dropped: set[str] = set()
         for change in reversed(event.changes):
             model = apps.get_model(change["model"])
             if change["op"] == "create":
+                dropped |= _file_names(model, [change["pk"]])
                 model._default_manager.filter(pk=change["pk"]).delete()
             elif change["op"] == "create_many":
+                dropped |= _file_names(model, change["pks"])
                 model._default_manager.filter(pk__in=change["pks"]).delete()
             elif change["op"] == "update":
                 fields = _restore_fields(model, change["fields"])
+                dropped |= _file_names(model, [change["pk"]]) - {
+                    fields.get(f.attname) or "" for f in _file_fields(model)}
                 model._default_manager.filter(pk=change["pk"]).update(
                     **{k: v for k, v in fields.items() if k != model._meta.pk.attname}
                 )
@@ -265,4 +295,36 @@ def undo_latest(campaign: Campaign, actor: Any, expected_seq: int | None = None)
         ).finish()
         Event.objects.filter(pk=undo.pk).update(undo_of=event)
         undo.undo_of = event
+        if dropped:
+            # Crests and photos the undone event had written are served to anyone with their
+            # address: once the undo is committed, delete the ones no row points to any more.
+            transaction.on_commit(lambda: delete_files(unreferenced(dropped)))
         return undo
+
+
+def _file_fields(model: type[models.Model]) -> list[models.FileField]:
+    return [f for f in model._meta.concrete_fields if isinstance(f, models.FileField)]
+
+
+def _file_names(model: type[models.Model], pks: list[Any]) -> set[str]:
+    """The stored file names the rows ``pks`` of ``model`` point to (none for most models)."""
+    fields = _file_fields(model)
+    if not fields:
+        return set()
+    names: set[str] = set()
+    for row in model._default_manager.filter(pk__in=pks).values_list(
+            *[f.attname for f in fields]):
+        names.update(name for name in row if name)
+    return names
+
+
+def unreferenced(names: set[str]) -> list[str]:
+    """Those of ``names`` that no row of any model points to."""
+    left = set(names)
+    for model in apps.get_models():
+        for field in _file_fields(model):
+            if not left:
+                return []
+            used = model._default_manager.filter(**{f"{field.attname}__in": left})
+            left -= set(used.values_list(field.attname, flat=True))
+    return sorted(left)

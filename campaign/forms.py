@@ -11,12 +11,14 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 
-from campaign.models import Campaign, Kingdom, Membership, Role
+from campaign.models import Campaign, Kingdom, MapKind, Membership, Role, Tile
 from campaign.rules.options import OptionSpec
 from campaign.rulesystems import RuleSystem
 from campaign.rulesystems import choices as system_choices
 
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+# Addresses under /c/ that are pages of their own, not campaigns.
+RESERVED_SLUGS = frozenset({"new", "import"})
 
 
 class SignupForm(UserCreationForm):
@@ -57,7 +59,7 @@ class CampaignCreateForm(forms.Form):
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))[:60]
         if not slug:
             raise ValidationError("Give the campaign an address made of letters and digits.")
-        if slug in {"new", "import"}:
+        if slug in RESERVED_SLUGS:
             raise ValidationError(f"{slug!r} is reserved; choose another address.")
         if Campaign.objects.filter(slug=slug).exists():
             raise ValidationError(f"The address {slug!r} is taken; choose another.")
@@ -179,7 +181,8 @@ class TileForm(forms.Form):
     is_start = forms.BooleanField(required=False, label="Starting tile (white circle)")
     name = forms.CharField(max_length=60, required=False)
 
-    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, campaign: Campaign, tile: Tile | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         system = campaign.system
         self.fields["terrain"].choices = [(t.slug, t.label) for t in system.terrains]
@@ -187,6 +190,16 @@ class TileForm(forms.Form):
             (c.slug, c.label) for c in system.settlements
         ]
         self.fields["controller"].queryset = Kingdom.objects.filter(campaign=campaign)
+        if tile is not None and tile.map.kind == MapKind.TERRITORY:
+            # A territory's borders are drawn by hand: tick the territories it borders.
+            others = (Tile.objects.filter(map=tile.map_id).exclude(pk=tile.pk)
+                      .order_by("label").values_list("label", "name"))
+            self.fields["adjacent"] = forms.MultipleChoiceField(
+                label="Borders", required=False, widget=forms.CheckboxSelectMultiple,
+                choices=[(label, f"{label} · {name}" if name else label)
+                         for label, name in others],
+                help_text="Borders go both ways: the territories ticked here list this one too.",
+            )
 
 
 class GenerateMapForm(forms.Form):

@@ -2,17 +2,25 @@
 
 Only real PNG, JPEG and WebP images up to 5 MB are accepted. Each is decoded by Pillow and
 re-encoded, so nothing of the uploaded file (metadata, trailing data, scripts) is ever served.
+
+A truncated file is refused whatever the rest of the process has set: WeasyPrint sets
+Pillow's process-wide ``ImageFile.LOAD_TRUNCATED_IMAGES`` to True when it is imported (so a PDF
+survives a damaged picture), which would let a cut-off JPEG through as a crest after the first
+PDF. ``_strict_decoding`` turns the setting off while an upload is checked and decoded.
 """
 
 from __future__ import annotations
 
 import io
+import threading
 import warnings
-from typing import IO
+from contextlib import contextmanager
+from typing import IO, Iterator
 
 from django.conf import settings
 from django.core.files.base import ContentFile
-from PIL import Image, ImageOps
+from django.core.files.storage import default_storage
+from PIL import Image, ImageFile, ImageOps
 
 ALLOWED_FORMATS = {"PNG", "JPEG", "WEBP"}
 MAX_PIXELS = 40_000_000  # a 40-megapixel phone photo is fine; a decompression bomb is not
@@ -24,6 +32,24 @@ PHOTO_THUMB = 320
 
 class ImageRejected(ValueError):
     """The upload is not an acceptable image; the message says why."""
+
+
+_STRICT_LOCK = threading.RLock()
+
+
+@contextmanager
+def _strict_decoding() -> Iterator[None]:
+    """Decode with Pillow refusing truncated files, then put the process-wide setting back.
+
+    The lock keeps two uploads checked at once in one process from restoring each other's value.
+    """
+    with _STRICT_LOCK:
+        previous = ImageFile.LOAD_TRUNCATED_IMAGES
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+        try:
+            yield
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = previous
 
 
 def _open(upload: IO[bytes]) -> Image.Image:
@@ -40,7 +66,7 @@ def _open(upload: IO[bytes]) -> Image.Image:
         raise ImageRejected("The file is empty.")
     try:
         upload.seek(0)
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _strict_decoding():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             probe = Image.open(upload)
             if probe.format not in ALLOWED_FORMATS:
@@ -53,6 +79,7 @@ def _open(upload: IO[bytes]) -> Image.Image:
             probe.verify()
             upload.seek(0)
             image = Image.open(upload)
+            # A full decode: verify() alone does not read a JPEG's image data.
             image.load()
     except ImageRejected:
         raise
@@ -100,3 +127,15 @@ def process_photo(upload: IO[bytes]) -> tuple[ContentFile, ContentFile]:
     thumb = image.copy()
     thumb.thumbnail((PHOTO_THUMB, PHOTO_THUMB), Image.Resampling.LANCZOS)
     return ContentFile(_jpeg(photo), name="photo.jpg"), ContentFile(_jpeg(thumb), name="thumb.jpg")
+
+
+def delete_files(names: list[str]) -> None:
+    """Delete stored files (crests, photos) that nothing points to any more; a file already gone
+    is fine."""
+    for name in names:
+        if not name:
+            continue
+        try:
+            default_storage.delete(name)
+        except OSError:
+            pass

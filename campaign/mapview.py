@@ -7,7 +7,7 @@ the map, so the map page's cost grows only with the drawing itself.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from campaign import mapsvg
 from campaign.models import Campaign, Kingdom, Map, Tile
@@ -29,21 +29,60 @@ class TileRow:
 
 @dataclass(frozen=True)
 class LoadedMap:
+    """A campaign's map as the pages draw it. A campaign without a map yet (made in the admin,
+    or imported without one) loads as an empty, unsaved map in its system's style:
+    ``exists`` is False."""
+
     game_map: Map
     grid: geometry.Grid
     tiles: list[TileRow]
     kingdoms: dict[int, Kingdom]
     views: list[mapsvg.TileView]
 
+    @property
+    def exists(self) -> bool:
+        return self.game_map.pk is not None
+
+    def shown(self) -> "Shown":
+        """What appears on the map, for its legend."""
+        shown = Shown()
+        for view in self.views:
+            shown.terrains.add(view.terrain)
+            if view.settlement:
+                shown.settlements.add(view.settlement)
+            for features in view.edges.values():
+                shown.edge_features.update(features)
+            shown.markers.update(m.kind for m in view.markers)
+            shown.start = shown.start or view.is_start
+            shown.unexplored = shown.unexplored or not view.explored
+        return shown
+
+
+@dataclass
+class Shown:
+    terrains: set[str] = field(default_factory=set)
+    settlements: set[str] = field(default_factory=set)
+    edge_features: set[str] = field(default_factory=set)
+    markers: set[str] = field(default_factory=set)
+    start: bool = False
+    unexplored: bool = False
+
+
+def blank_map(campaign: Campaign) -> Map:
+    """The unsaved stand-in for a campaign that has no map yet."""
+    style = campaign.system.map_style
+    return Map(campaign=campaign, kind=style.kind, orientation=style.orientation,
+               width=style.width, height=style.height)
+
 
 def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
     from battles.models import Army, Ship  # battles builds on campaign, not the other way round
 
-    game_map = Map.objects.get(campaign=campaign)
+    game_map = Map.objects.filter(campaign=campaign).first() or blank_map(campaign)
     kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}
     capitals = {k.capital_tile_id for k in kingdoms.values() if k.capital_tile_id}
     # Plain rows, not model instances: building thousands of instances is the page's main cost.
-    rows = list(
+    rows = [] if game_map.pk is None else list(
         Tile.objects.filter(map=game_map).values_list(
             "id", "q", "r", "label", "terrain", "features", "edges", "adjacent", "settlement",
             "controller_id", "explored", "is_start",
@@ -69,11 +108,17 @@ def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
         )
     views = []
     tiles = []
+    # Grids key edges by direction, territory maps by the neighbour's label.
+    territory = game_map.kind == "territory"
+    system = campaign.system
+    shapes = {c.slug: system.settlement_shape(c.slug) for c in system.settlements}
     for (pk, q, r, label, terrain, features, edges, adjacent, settlement, controller_id,
          explored, is_start) in rows:
         controller = kingdoms.get(controller_id) if controller_id else None
-        if pk in capitals and settlement == "city":
-            settlement = "capital"
+        shape = shapes.get(settlement, "marker") if settlement else ""
+        if pk in capitals and settlement:
+            # A kingdom's capital shows the capital's star, whatever its settlement.
+            settlement = mapsvg.CAPITAL
         tiles.append(TileRow(label, q, r, terrain, adjacent))
         views.append(
             mapsvg.TileView(
@@ -82,7 +127,8 @@ def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
                 r=r,
                 terrain=terrain,
                 features=frozenset(features),
-                edges={int(d): frozenset(f) for d, f in edges.items() if d.isdigit()},
+                edges=({d: frozenset(f) for d, f in edges.items()} if territory else
+                       {int(d): frozenset(f) for d, f in edges.items() if d.isdigit()}),
                 settlement=settlement,
                 controller_colour=controller.colour if controller else None,
                 controller_name=controller.name if controller else "",
@@ -90,6 +136,7 @@ def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
                 is_start=is_start,
                 markers=tuple(markers.get(pk, ())),
                 selected=label == selected,
+                shape=shape,
             )
         )
     from campaign.services import grid_for
@@ -112,12 +159,21 @@ def render(campaign: Campaign, loaded: LoadedMap, *, tile_url: str | None, eco: 
     )
 
 
-def nearest_edge(grid: geometry.Grid, q: int, r: int, x: float, y: float) -> int | None:
-    """The edge of tile (q, r) closest to the point (x, y) in SVG units, for the edge brush."""
-    sides = 6 if isinstance(grid, geometry.HexGrid) else 4
+def nearest_edge(grid: geometry.Grid, q: int, r: int, x: float, y: float,
+                 label: str = "") -> int | str | None:
+    """The edge of tile (q, r) closest to the point (x, y) in SVG units, for the edge brush: a
+    direction on grids; on territory maps (where ``label`` names the tile) the neighbour's label,
+    or None when the territory has no border to pick."""
+    if isinstance(grid, geometry.TerritoryGraph):
+        keys: list[int | str] = list(grid.neighbours(label)) if grid.contains(label) else []
+    else:
+        keys = list(range(6 if isinstance(grid, geometry.HexGrid) else 4))
     best, best_d = None, float("inf")
-    for d in range(sides):
-        (x1, y1), (x2, y2) = grid.edge_points(q, r, d, TILE_SIZE)
+    for d in keys:
+        if isinstance(grid, geometry.TerritoryGraph):
+            (x1, y1), (x2, y2) = grid.edge_points(label, d, TILE_SIZE)
+        else:
+            (x1, y1), (x2, y2) = grid.edge_points(q, r, d, TILE_SIZE)
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         dist = (mx - x) ** 2 + (my - y) ** 2
         if dist < best_d:

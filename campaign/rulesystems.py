@@ -21,6 +21,11 @@ from typing import Any, Mapping
 
 from campaign.rules.options import OptionSpec, parse_options
 
+# Symbols the map draws for settlements (campaign/mapsvg.py); a kingdom's capital shows the star.
+SETTLEMENT_SHAPES = ("circle", "square", "triangle", "diamond", "star", "marker")
+# What a system's settlement kinds show when it gives them no shape, in the order it lists them.
+GENERIC_SHAPES = ("circle", "square", "triangle", "diamond")
+
 
 @dataclass(frozen=True)
 class Terrain:
@@ -66,7 +71,9 @@ class RuleSystem:
     - ``rule_ids_prefix``: the prefix of the system's rule IDs (e.g. "MK"), shown in citations.
     - ``terrains``: tile kinds, with the colours the map uses.
     - ``edge_features``: what a tile edge can show (river, mountain, ...).
-    - ``settlements``: settlement kinds a tile can hold (the empty string means none).
+    - ``settlements``: settlement kinds a tile can hold (the empty string means none), and
+      ``settlement_shapes``: the map symbol of each (see ``settlement_shape``); the map's legend
+      lists the system's terrains, settlements and edge features, never names of its own.
     - ``resources``: the ledger's resources, e.g. gold and food.
     - ``map_style``: how new maps are laid out and generated.
     - ``options``: house-rule options with defaults (see campaign.rules.options).
@@ -76,8 +83,11 @@ class RuleSystem:
     - ``shell``: dotted path of the system's imperative shell, a module that may define
       ``initial_clock_fields()`` (the clock of a new campaign), ``clock_label(campaign)``,
       ``kingdom_context(access, kingdom)`` and ``play_context(access)`` (extra template context
-      for the slots), and ``urlpatterns`` (the system's own pages, mounted under
-      ``/c/<slug>/<url_prefix>/`` in the ``<url_prefix>`` namespace).
+      for the slots), ``overview_context(access)`` (for the campaign page's "overview" slot,
+      e.g. standings), ``advance(campaign, user, inputs)`` (the GM closes the current phase;
+      ``inputs`` is the posted form, e.g. dice typed in for the phase change), and
+      ``urlpatterns`` (the system's own pages, mounted under ``/c/<slug>/<url_prefix>/`` in the
+      ``<url_prefix>`` namespace).
     """
 
     slug: str
@@ -95,6 +105,12 @@ class RuleSystem:
     shell: str = ""
     url_prefix: str = ""
     read_only: bool = False
+    # Whether the system's own pages need the campaign to have a map (of ``map_style.kind``):
+    # an imported file without one, or with another kind of map, is refused.
+    map_required: bool = True
+    # The map symbol of each settlement kind, by slug: one of SETTLEMENT_SHAPES. Kinds left out
+    # take the generic shapes in the order ``settlements`` lists them (see settlement_shape).
+    settlement_shapes: Mapping[str, str] = field(default_factory=dict)
 
     def parse_options(self, data: Mapping[str, Any] | None) -> dict[str, Any]:
         return parse_options(self.options, data)
@@ -120,9 +136,41 @@ class RuleSystem:
         module = self.shell_module()
         return getattr(module, name, default) if module is not None else default
 
+    def settlement_shape(self, slug: str) -> str:
+        """The map symbol of settlement kind ``slug``, one of ``SETTLEMENT_SHAPES``: the one the
+        system gives it, else the n-th of ``GENERIC_SHAPES`` for its n-th settlement kind, else
+        (a kind the system does not list) the generic marker."""
+        if slug in self.settlement_shapes:
+            return self.settlement_shapes[slug]
+        kinds = [c.slug for c in self.settlements]
+        if slug in kinds and kinds.index(slug) < len(GENERIC_SHAPES):
+            return GENERIC_SHAPES[kinds.index(slug)]
+        return "marker"
+
+    def clock_problem(self, clock: Mapping[str, Any]) -> str | None:
+        """Why a campaign of this system cannot be at ``clock`` (its ``year``, ``season``,
+        ``month``, ``phase`` and ``sub_phase``), or None when it can.
+
+        The system says, through a ``validate_clock(year, season, month, phase, sub_phase)``
+        function that raises ``ValueError`` with the reason: in its shell if there is one there,
+        else in its "campaign" rules module. A system with neither accepts any clock.
+        """
+        check = self.hook("validate_clock")
+        if check is None and "campaign" in self.rules_modules:
+            check = getattr(self.rules("campaign"), "validate_clock", None)
+        if check is None:
+            return None
+        try:
+            check(year=clock.get("year"), season=clock.get("season") or "",
+                  month=clock.get("month"), phase=clock.get("phase") or "",
+                  sub_phase=clock.get("sub_phase") or "")
+        except (TypeError, ValueError) as exc:
+            return str(exc)
+        return None
+
 
 # Slots every system fills; the test over the registry checks each one resolves to a template.
-TEMPLATE_SLOTS = ("tile_panel_extra", "kingdom_summary", "play")
+TEMPLATE_SLOTS = ("tile_panel_extra", "kingdom_summary", "play", "overview")
 
 REGISTRY: dict[str, str] = {
     "mighty-kingdoms": "campaign.systems.mighty_kingdoms:SYSTEM",

@@ -7,7 +7,8 @@ raise ``ServiceError`` with a message for the user; nothing is written then.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -15,12 +16,13 @@ from django.db.models import Count
 from django.utils import timezone
 
 from campaign.chronicle import Recorder
-from campaign.images import process_crest, process_photo
+from campaign.images import delete_files, process_crest, process_photo
 from campaign.models import (
     Campaign,
     Invitation,
     Kingdom,
     Map,
+    MapKind,
     Membership,
     Photo,
     Role,
@@ -34,6 +36,24 @@ from campaign.rulesystems import RuleSystem, get_system
 
 class ServiceError(Exception):
     """An action that is not allowed now; the message says why."""
+
+
+@contextmanager
+def _files_of_this_write() -> Iterator[list[str]]:
+    """Names of the files (crests, photos) a write saves; if the write fails and its
+    transaction rolls back, they are deleted again, so no file is left served that no row
+    points to. Enter it before ``transaction.atomic()``."""
+    written: list[str] = []
+    try:
+        yield written
+    except BaseException:
+        delete_files(written)
+        raise
+
+
+def _store(field_file: Any, content: Any, written: list[str]) -> None:
+    field_file.save(content.name, content, save=False)
+    written.append(field_file.name)
 
 
 # -- campaigns --------------------------------------------------------------------------------
@@ -295,7 +315,7 @@ def create_kingdom(
     """Create a kingdom; ``player`` claims it at once (a player creating their own, or a GM
     giving it to someone)."""
     crest_files = process_crest(crest) if crest else None
-    with transaction.atomic():
+    with _files_of_this_write() as written, transaction.atomic():
         Campaign.objects.select_for_update().get(pk=campaign.pk)
         _check_kingdom_name(campaign, name)
         if player is not None:
@@ -305,8 +325,8 @@ def create_kingdom(
                 raise ServiceError(f"{player.user} already has a kingdom in this campaign.")
         kingdom = Kingdom(campaign=campaign, name=name, colour=colour, player=player)
         if crest_files:
-            kingdom.crest.save(crest_files[0].name, crest_files[0], save=False)
-            kingdom.crest_thumb.save(crest_files[1].name, crest_files[1], save=False)
+            _store(kingdom.crest, crest_files[0], written)
+            _store(kingdom.crest_thumb, crest_files[1], written)
         holder = f" for {player.user}" if player else ""
         with Recorder(campaign, user, "kingdom.created", f"Kingdom {name} founded{holder}.") as rec:
             rec.create(kingdom)
@@ -317,7 +337,7 @@ def update_kingdom(
     kingdom: Kingdom, user: AbstractBaseUser, *, name: str, colour: str, crest: Any = None
 ) -> Kingdom:
     crest_files = process_crest(crest) if crest else None
-    with transaction.atomic():
+    with _files_of_this_write() as written, transaction.atomic():
         kingdom = Kingdom.objects.select_for_update().get(pk=kingdom.pk)
         _check_kingdom_name(kingdom.campaign, name, exclude=kingdom.pk)
         before_name = kingdom.name
@@ -331,8 +351,9 @@ def update_kingdom(
             kingdom.name = name
             kingdom.colour = colour
             if crest_files:
-                kingdom.crest.save(crest_files[0].name, crest_files[0], save=False)
-                kingdom.crest_thumb.save(crest_files[1].name, crest_files[1], save=False)
+                # The crest it replaces stays on disk: undoing this puts it back.
+                _store(kingdom.crest, crest_files[0], written)
+                _store(kingdom.crest_thumb, crest_files[1], written)
             rec.saved(kingdom, before)
     return kingdom
 
@@ -388,51 +409,127 @@ def edit_tile(
     changes: dict[str, Any],
     edges: dict[str, list[str]] | None = None,
     features: list[str] | None = None,
+    adjacent: list[str] | None = None,
 ) -> Tile:
-    """Change a tile from the map editor. Values are validated against the rule system."""
+    """Change a tile from the map editor. Values are validated against the rule system.
+
+    ``edges`` are keyed as the map keys them: a direction ("0".."5" on hex maps, "0".."3" on
+    square maps) or, on territory maps, a neighbour's label. ``adjacent`` (territory maps only)
+    is the territory's new list of neighbours: borders go both ways, so each neighbour gained
+    lists this territory too, each one lost forgets it, and edge features on a lost border go.
+    """
     with transaction.atomic():
         tile = Tile.objects.select_for_update().select_related("map__campaign").get(pk=tile.pk)
-        campaign = tile.map.campaign
+        game_map = tile.map
+        campaign = game_map.campaign
         system = campaign.system
         _validate_tile_changes(campaign, system, changes, edges, features)
         values = dict(changes)
+        linked: set[str] = set()
+        unlinked: set[str] = set()
+        if adjacent is not None:
+            if game_map.kind != MapKind.TERRITORY:
+                raise ServiceError("Only territories have neighbours to choose; grid tiles "
+                                   "border the tiles around them.")
+            new = set(adjacent)
+            _check_neighbours(tile, new)
+            linked, unlinked = new - set(tile.adjacent), set(tile.adjacent) - new
+            values["adjacent"] = sorted(new)
+        borders = set(values.get("adjacent", tile.adjacent))
         if edges is not None:
+            _check_edge_keys(game_map, borders, edges)
             values["edges"] = {d: sorted(set(f)) for d, f in edges.items() if f}
+        elif unlinked:
+            values["edges"] = {k: v for k, v in tile.edges.items() if k not in unlinked}
         if features is not None:
             values["features"] = sorted(set(features))
         described = ", ".join(_describe_change(k, v) for k, v in values.items())
-        mirrored = _mirror_shared_edges(tile, values["edges"]) if edges is not None else []
+        others = {}
+        if linked or unlinked:
+            for other in Tile.objects.select_for_update().filter(
+                    map=game_map, label__in=linked | unlinked):
+                others[other.label] = {
+                    "adjacent": sorted(set(other.adjacent) | {tile.label}
+                                       if other.label in linked
+                                       else set(other.adjacent) - {tile.label}),
+                    "edges": ({k: v for k, v in other.edges.items() if k != tile.label}
+                              if other.label in unlinked else dict(other.edges)),
+                    "row": other,
+                }
+        mirrored = (_mirror_shared_edges(tile, values["edges"], borders, others)
+                    if edges is not None else [])
         with Recorder(
             campaign, user, "map.tile", f"Tile {tile.label} edited: {described}.",
             visibility=Visibility.GM,
         ) as rec:
             rec.update(tile, **values)
             for neighbour, neighbour_edges in mirrored:
-                rec.update(neighbour, edges=neighbour_edges)
+                if neighbour.label in others:
+                    others[neighbour.label]["edges"] = neighbour_edges
+                else:
+                    rec.update(neighbour, edges=neighbour_edges)
+            for label in sorted(others):
+                other = others[label]
+                rec.update(other["row"], adjacent=other["adjacent"], edges=other["edges"])
     return tile
 
 
-def _mirror_shared_edges(tile: Tile, new_edges: dict[str, list[str]]
+def _check_neighbours(tile: Tile, labels: set[str]) -> None:
+    if tile.label in labels:
+        raise ServiceError("A territory cannot border itself.")
+    found = set(Tile.objects.filter(map=tile.map_id, label__in=labels)
+                .values_list("label", flat=True))
+    missing = sorted(labels - found)
+    if missing:
+        raise ServiceError(f"There is no territory {', '.join(missing)} on this map.")
+
+
+def _check_edge_keys(game_map: Map, borders: set[str], edges: dict[str, list[str]]) -> None:
+    """Edge keys as the map kind keys them (see docs/campaign-format.md)."""
+    if game_map.kind == MapKind.TERRITORY:
+        bad = sorted(set(edges) - borders)
+        if bad:
+            raise ServiceError(
+                f"{', '.join(bad)}: a territory's edges are its borders with its neighbours.")
+        return
+    sides = 6 if game_map.kind == MapKind.HEX else 4
+    bad = sorted(k for k in edges if k not in {str(d) for d in range(sides)})
+    if bad:
+        raise ServiceError(f"{', '.join(bad)}: not an edge of a {game_map.kind} tile.")
+
+
+def _mirror_shared_edges(tile: Tile, new_edges: dict[str, list[str]], borders: set[str],
+                         pending: dict[str, dict[str, Any]]
                          ) -> list[tuple[Tile, dict[str, list[str]]]]:
     """A river or water edge lies between two tiles: what the tile form adds to or takes from
-    one side of ``tile`` goes onto the neighbour's facing side too (as the edge brush does)."""
+    one side of ``tile`` goes onto the neighbour's facing side too (as the edge brush does).
+
+    On territory maps the facing side of the border with ``B`` is ``B``'s edge keyed by this
+    territory's label. ``pending`` holds neighbours whose row this edit changes anyway.
+    """
     game_map = tile.map
-    if game_map.kind == "territory":
-        return []
-    grid = grid_for(game_map)
     changed = []
-    for direction in range(6 if game_map.kind == "hex" else 4):
-        key = str(direction)
+    if game_map.kind == MapKind.TERRITORY:
+        sides = [(label, label) for label in sorted(borders)]
+    else:
+        sides = [(str(d), d) for d in range(6 if game_map.kind == MapKind.HEX else 4)]
+    grid = grid_for(game_map) if game_map.kind != MapKind.TERRITORY else None
+    for key, where in sides:
         before = set(tile.edges.get(key, [])) & SHARED_EDGE_FEATURES
         after = set(new_edges.get(key, [])) & SHARED_EDGE_FEATURES
         if before == after:
             continue
-        nq, nr = grid.step(tile.q, tile.r, direction)
-        other = Tile.objects.select_for_update().filter(map=game_map, q=nq, r=nr).first()
+        if grid is None:
+            other = Tile.objects.select_for_update().filter(map=game_map, label=where).first()
+            side = tile.label
+        else:
+            nq, nr = grid.step(tile.q, tile.r, where)
+            other = Tile.objects.select_for_update().filter(map=game_map, q=nq, r=nr).first()
+            side = str(grid.opposite(where))
         if other is None:
             continue
-        side = str(grid.opposite(direction))
-        edges = {k: list(v) for k, v in other.edges.items()}
+        current = pending[other.label]["edges"] if other.label in pending else other.edges
+        edges = {k: list(v) for k, v in current.items()}
         feats = (set(edges.get(side, [])) | (after - before)) - (before - after)
         if feats:
             edges[side] = sorted(feats)
@@ -447,6 +544,8 @@ def _describe_change(key: str, value: Any) -> str:
         return f"controller {value.name if value else 'none'}"
     if key in ("edges", "features"):
         return key
+    if key == "adjacent":
+        return "borders " + (", ".join(value) if value else "none")
     if isinstance(value, bool):
         return f"{key.replace('_', ' ')} {'yes' if value else 'no'}"
     return f"{key} {value or 'none'}"
@@ -480,12 +579,14 @@ def _validate_tile_changes(
 
 
 def paint_tile(tile: Tile, user: AbstractBaseUser, *, tool: str, value: str,
-               direction: int | None = None) -> Tile:
+               direction: int | str | None = None) -> Tile:
     """One click of the map editor's brush.
 
     Tools: ``terrain`` (value: terrain slug), ``settlement`` (slug or "" to clear), ``controller``
     (kingdom id or "" for none), ``explored`` / ``start`` (toggle), ``edge`` (value: feature slug,
-    toggled on the clicked side; rivers and water are toggled on both sides of the edge).
+    toggled on the clicked side, a direction on grids or the neighbour's label on territory maps;
+    rivers and water are toggled on both sides of the edge), ``link`` (territory maps; value: the
+    other territory's label, whose border with this one is added or removed).
     """
     campaign = tile.map.campaign
     if tool == "terrain":
@@ -508,34 +609,60 @@ def paint_tile(tile: Tile, user: AbstractBaseUser, *, tool: str, value: str,
         if direction is None:
             raise ServiceError("Pick an edge: tap near the side of the tile.")
         return toggle_edge(tile, user, direction=direction, feature=value)
+    if tool == "link":
+        return toggle_link(tile, user, value)
     raise ServiceError(f"Unknown editor tool {tool!r}.")
+
+
+def toggle_link(tile: Tile, user: AbstractBaseUser, other_label: str) -> Tile:
+    """Add the border between two territories, or remove it (and its edge features), on both
+    sides at once."""
+    if tile.map.kind != MapKind.TERRITORY:
+        raise ServiceError("Only territories are linked by hand; grid tiles border the tiles "
+                           "around them.")
+    if not other_label:
+        raise ServiceError("Tap a second territory to link it with the first.")
+    current = set(tile.adjacent)
+    new = current - {other_label} if other_label in current else current | {other_label}
+    return edit_tile(tile, user, changes={}, adjacent=sorted(new))
 
 
 SHARED_EDGE_FEATURES = {"river", "water"}
 
 
-def toggle_edge(tile: Tile, user: AbstractBaseUser, *, direction: int, feature: str) -> Tile:
+def toggle_edge(tile: Tile, user: AbstractBaseUser, *, direction: int | str,
+                feature: str) -> Tile:
+    """Put ``feature`` on one side of a tile's edge, or take it off; rivers and water lie on both
+    sides. ``direction`` is the edge's key: a direction on grids, a neighbour on territory maps."""
     with transaction.atomic():
         tile = Tile.objects.select_for_update().select_related("map__campaign").get(pk=tile.pk)
         game_map = tile.map
         campaign = game_map.campaign
         if feature not in {c.slug for c in campaign.system.edge_features}:
             raise ServiceError(f"Unknown edge feature {feature!r}.")
-        if game_map.kind == "territory":
-            raise ServiceError("Territory maps have no numbered edges.")
-        grid = grid_for(game_map)
-        sides = 6 if game_map.kind == "hex" else 4
-        if not 0 <= direction < sides:
-            raise ServiceError("That is not an edge of this tile.")
-        key = str(direction)
+        other: Tile | None = None
+        if game_map.kind == MapKind.TERRITORY:
+            if not isinstance(direction, str) or direction not in tile.adjacent:
+                raise ServiceError("That is not a border of this territory.")
+            key, facing = direction, tile.label
+            if feature in SHARED_EDGE_FEATURES:
+                other = Tile.objects.select_for_update().filter(map=game_map,
+                                                                label=direction).first()
+        else:
+            sides = 6 if game_map.kind == MapKind.HEX else 4
+            if isinstance(direction, str) or not 0 <= direction < sides:
+                raise ServiceError("That is not an edge of this tile.")
+            grid = grid_for(game_map)
+            key, facing = str(direction), str(grid.opposite(direction))
+            if feature in SHARED_EDGE_FEATURES:
+                nq, nr = grid.step(tile.q, tile.r, direction)
+                other = Tile.objects.select_for_update().filter(map=game_map, q=nq,
+                                                                r=nr).first()
         current = set(tile.edges.get(key, []))
         adding = feature not in current
         targets: list[tuple[Tile, str]] = [(tile, key)]
-        if feature in SHARED_EDGE_FEATURES:
-            nq, nr = grid.step(tile.q, tile.r, direction)
-            other = Tile.objects.select_for_update().filter(map=game_map, q=nq, r=nr).first()
-            if other is not None:
-                targets.append((other, str(grid.opposite(direction))))
+        if other is not None:
+            targets.append((other, facing))
         verb = "added to" if adding else "removed from"
         with Recorder(
             campaign, user, "map.edge",
@@ -562,23 +689,42 @@ def regenerate_map(
     height: int,
     orientation: str,
 ) -> Map:
-    """Replace the whole map with a new one (random from ``seed``, or blank)."""
+    """Replace the whole map with a new one (random from ``seed``, or blank).
+
+    A campaign without a map (one made in the admin, or imported without one) gets its first map
+    here, in its system's style. Territory maps are drawn by hand: neither the generator nor a
+    blank grid can replace one, so that is refused.
+    """
     if not (3 <= width <= 100 and 3 <= height <= 100):
         raise ServiceError("A map is between 3 and 100 tiles wide and high.")
     if orientation not in ("flat", "pointy"):
         raise ServiceError("Orientation is flat or pointy.")
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        game_map = Map.objects.select_for_update().get(campaign=campaign)
+        game_map = Map.objects.select_for_update().filter(campaign=campaign).first()
+        kind = game_map.kind if game_map is not None else campaign.system.map_style.kind
+        if kind == MapKind.TERRITORY:
+            raise ServiceError(TERRITORY_NOT_GENERATED)
         how = f"from seed {seed}" if seed is not None else "blank"
         with Recorder(
             campaign, user, "map.generated",
             f"New {width}x{height} map ({how}).", data={"seed": seed},
         ) as rec:
-            rec.delete_many(Tile.objects.filter(map=game_map))
-            rec.update(game_map, seed=seed, width=width, height=height, orientation=orientation)
+            if game_map is None:
+                game_map = rec.create(Map(campaign=campaign, kind=kind, seed=seed, width=width,
+                                          height=height, orientation=orientation))
+            else:
+                rec.delete_many(Tile.objects.filter(map=game_map))
+                rec.update(game_map, seed=seed, width=width, height=height,
+                           orientation=orientation)
             rec.create_many(Tile, _tiles_for(campaign.system, game_map, seed))
     return game_map
+
+
+TERRITORY_NOT_GENERATED = (
+    "This is a territory map: its territories and their borders are drawn by hand, so a random "
+    "or blank grid cannot replace it. Change territories and their links in the editor instead."
+)
 
 
 def random_seed() -> int:
@@ -597,7 +743,7 @@ def _int(value: str, what: str) -> int:
 
 def add_photo(campaign: Campaign, user: AbstractBaseUser, upload: Any, caption: str) -> Photo:
     image, thumb = process_photo(upload)
-    with transaction.atomic():
+    with _files_of_this_write() as written, transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         photo = Photo(
             campaign=campaign,
@@ -608,8 +754,8 @@ def add_photo(campaign: Campaign, user: AbstractBaseUser, upload: Any, caption: 
             month=campaign.month,
             phase=campaign.phase,
         )
-        photo.image.save(image.name, image, save=False)
-        photo.thumbnail.save(thumb.name, thumb, save=False)
+        _store(photo.image, image, written)
+        _store(photo.thumbnail, thumb, written)
         with Recorder(
             campaign, user, "photo.added",
             f"{user} added a photo of the table" + (f": {caption}" if caption else "."),

@@ -19,9 +19,16 @@ What a file does not carry:
   working again with the first new event written after the import.
 
 Import checks the whole document before writing anything and raises ``ImportRefused`` with a
-message that names the problem and where it is (``campaign.map.tiles[12].controller: ...``). It
-then writes everything in one transaction and adds no chronicle event of its own, so exporting
-an imported campaign gives the same document again (apart from ``exported_at``).
+message that names the problem and where it is (``campaign.map.tiles[12].controller: ...``):
+besides types and references, that the clock is one the rule system can be at, that tiles lie
+on their map and carry the labels their positions have, that edges are keyed as the map kind
+keys them, and that no value is nested too deeply or holds what a database cannot store. It
+then writes everything in one transaction, ending with one chronicle event, "imported".
+
+Only the importing user becomes a member (its GM): people named in the file are not made members
+of a campaign they did not ask to join, and the import never says which usernames exist on this
+site. Their kingdoms come in unclaimed; the import notes list who held what in the file, so the
+GM can invite them again.
 """
 
 from __future__ import annotations
@@ -31,11 +38,11 @@ import binascii
 import datetime as dt
 import io
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, connections, models, transaction
@@ -54,6 +61,7 @@ from battles.models import (
     UnitStrengthEvent,
     WizardQuest,
 )
+from campaign.chronicle import Recorder
 from campaign.images import ImageRejected, process_crest, process_photo
 from campaign.models import (
     Campaign,
@@ -67,6 +75,7 @@ from campaign.models import (
     Tile,
     Visibility,
 )
+from campaign.rules import geometry
 from campaign.rules.options import OptionError
 from campaign.rulesystems import REGISTRY, get_system
 from ledger.models import Balance, LedgerEntry, Purchase, Tithe
@@ -77,10 +86,81 @@ VERSION = 2
 READS = (1, 2)
 
 BATCH_SIZE = 500
+# Deeper JSON than this is refused: no file Hexkeep writes comes close, and deep nesting only
+# serves to exhaust the recursion of whatever reads it later.
+MAX_DEPTH = 64
+IMPORT_EVENT = "campaign.imported"
 
 
 class ImportRefused(ValueError):
     """The document cannot be imported; the message says what is wrong and where."""
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse the text of a campaign file, refusing what is not plain JSON with ``ImportRefused``.
+
+    Python's JSON reader accepts NaN and Infinity (no JSON database column does) and gives up on
+    deep nesting with a RecursionError; both are refused here with a message.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ImportRefused(f"This is not a JSON file (it is not UTF-8 text: {exc}).") from None
+
+    def no_constant(name: str) -> Any:
+        raise ImportRefused(f"This is not a JSON file ({name} is not a JSON number).")
+
+    try:
+        return json.loads(text, parse_constant=no_constant)
+    except RecursionError:
+        raise ImportRefused(
+            f"The file is nested too deeply to be a campaign file (more than {MAX_DEPTH} "
+            "levels)."
+        ) from None
+    except ImportRefused:
+        raise
+    except ValueError as exc:  # JSONDecodeError, and integers too long to read
+        raise ImportRefused(f"This is not a JSON file ({exc}).") from None
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _check_values(data: Any) -> None:
+    """Refuse values no database column takes, wherever they are: NUL characters and lone
+    surrogates in strings (PostgreSQL stores neither), numbers that are not finite, and nesting
+    deeper than ``MAX_DEPTH``. Walks the document without recursion."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            raise ImportRefused(f"{_path(path)}: nested more than {MAX_DEPTH} levels deep.")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if _UNSTORABLE.search(key):
+                    raise ImportRefused(
+                        f"{_path(path)}: the key {key!r} holds a character that cannot be stored "
+                        "(a NUL or an unpaired surrogate)."
+                    )
+                stack.append((item, path + (key,)))
+        elif isinstance(value, list):
+            stack.extend((item, path + (i,)) for i, item in enumerate(value))
+        elif isinstance(value, str):
+            if _UNSTORABLE.search(value):
+                raise ImportRefused(
+                    f"{_path(path)}: holds a character that cannot be stored (a NUL or an "
+                    "unpaired surrogate)."
+                )
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ImportRefused(f"{_path(path)}: {value!r} is not a finite number.")
+
+
+def _path(parts: tuple[Any, ...]) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "The file"
 
 
 # == references inside JSON fields ================================================================
@@ -138,6 +218,7 @@ _JSON_REFS: dict[str, dict[str, Any]] = {
             _RefRule(("winter", "deploy", "rolls"), "kingdom", keys=True),
             _RefRule(("winter", "deploy", "placed"), "army", keys=True),
             _RefRule(("winter", "deploy", "last"), "kingdom"),
+            _RefRule(("winter", "deploy", "done", "*"), "kingdom"),
         )),
         "order.outcome": _RefSpec((_RefRule(("control", "*"), "kingdom"),), tokens=True),
         "battle.data": _RefSpec((
@@ -1051,7 +1132,8 @@ class _Plan:
     quests: list[dict[str, Any]] = field(default_factory=list)
     # Whether JSON fields carry reference strings to turn into the new ids (version 2 on).
     translate: bool = False
-    usernames: set[str] = field(default_factory=set)
+    # The file's own "exported_at", kept with the import event (informational).
+    exported_at: str | None = None
 
 
 def _check_header(data: Any) -> _Node:
@@ -1098,8 +1180,85 @@ def _unique(seen: dict[Any, str], key: Any, path: str, what: str) -> None:
     seen[key] = path
 
 
+COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
+# Tile labels are part of addresses (/c/<slug>/map/tiles/<label>/): no slash or backslash, none
+# of ? # % (they would need escaping everywhere), no control characters, no "." or "..", and no
+# spaces at either end.
+_LABEL_BAD = re.compile(r"[/\\?#%\x00-\x1f\x7f]")
+
+
+def _check_label(label: str, path: str) -> None:
+    if _LABEL_BAD.search(label) or label in (".", "..") or label != label.strip():
+        raise ImportRefused(
+            f"{path}: {label!r} cannot be a tile label: labels are used in addresses, so they "
+            "hold no /, \\, ?, # or %, no control characters, and no spaces at either end."
+        )
+
+
+def _shown(value: Any) -> str:
+    return repr(value) if isinstance(value, str) else _kind(value)
+
+
+def _check_edges(edges: dict[str, Any], path: str, grid: Any, adjacent: list[str],
+                 known: set[str], system_label: str) -> None:
+    """Edge keys as the map kind keys them (a direction on grids, a neighbour's label on
+    territory maps) and lists of the system's edge features as values."""
+    for key, feats in edges.items():
+        where = f"{path}.{key}"
+        if grid is not None:
+            if not (key.isascii() and key.isdigit() and int(key) < grid.edge_count):
+                raise ImportRefused(
+                    f"{where}: {key!r} is not an edge of a {grid.kind} tile (the edges are "
+                    f"0 to {grid.edge_count - 1})."
+                )
+        elif key not in adjacent:
+            raise ImportRefused(
+                f"{where}: {key!r} does not border this territory (a territory's edges are "
+                "keyed by the labels in its 'adjacent')."
+            )
+        if not isinstance(feats, list):
+            raise ImportRefused(f"{where}: expected a list of edge features, got {_kind(feats)}.")
+        for i, feature in enumerate(feats):
+            if not isinstance(feature, str) or feature not in known:
+                raise ImportRefused(
+                    f"{where}[{i}]: {_shown(feature)} is not an edge feature of {system_label} "
+                    f"({', '.join(sorted(known))})."
+                )
+
+
+def _check_borders(tiles: list[dict[str, Any]], nodes: list[_Node]) -> None:
+    """Territory borders go both ways: if A lists B, B lists A."""
+    listed = {t["label"]: set(t["adjacent"]) for t in tiles}
+    for tile, node in zip(tiles, nodes):
+        for other in tile["adjacent"]:
+            if tile["label"] not in listed[other]:
+                raise ImportRefused(
+                    f"{node.at('adjacent')}: {tile['label']!r} borders {other!r}, but {other!r} "
+                    f"does not list {tile['label']!r} among its neighbours."
+                )
+
+
+def _dice(node: _Node) -> list[Any]:
+    """An event's rolls as the chronicle keeps them: {"purpose", "values", "source"}."""
+    rolls = node.array("dice", default=[])
+    for i, roll in enumerate(rolls):
+        where = f"{node.at('dice')}[{i}]"
+        if not isinstance(roll, dict):
+            raise ImportRefused(f"{where}: expected a roll (an object), got {_kind(roll)}.")
+        values = roll.get("values", [])
+        if not isinstance(values, list) or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in values
+        ):
+            raise ImportRefused(f"{where}.values: expected a list of whole numbers.")
+        for key in ("purpose", "source"):
+            if key in roll and not isinstance(roll[key], str):
+                raise ImportRefused(f"{where}.{key}: expected a string, got {_kind(roll[key])}.")
+    return rolls
+
+
 def _plan(data: Any, slug: str | None) -> _Plan:
     root = _check_header(data)
+    _check_values(data)
     translate = data["version"] >= 2
 
     # -- the campaign itself ---------------------------------------------------------------------
@@ -1134,13 +1293,13 @@ def _plan(data: Any, slug: str | None) -> _Plan:
         "eco_print": root.boolean("eco_print", default=False),
         **_clock_fields(root, "clock", sub_phase=True),
     }
-    usernames: set[str] = set()
-
+    problem = system.clock_problem(campaign)
+    if problem:
+        raise ImportRefused(
+            f"{root.at('clock')}: a {system.label} campaign cannot be at this point: {problem}"
+        )
     def username(node: _Node, key: str) -> str | None:
-        name = node.optional_text(key, max_length=150)
-        if name is not None:
-            usernames.add(name)
-        return name
+        return node.optional_text(key, max_length=150)
 
     # -- members ---------------------------------------------------------------------------------
     members: list[tuple[str, str]] = []
@@ -1149,7 +1308,6 @@ def _plan(data: Any, slug: str | None) -> _Plan:
         name = node.text("username", max_length=150, blank=False)
         _unique(seen, name, node.at("username"), f"member {name!r}")
         members.append((name, node.choice("role", Role.values)))
-        usernames.add(name)
     member_names = {name for name, _ in members}
 
     # -- the map (before kingdoms, which name their start and capital tiles) ---------------------
@@ -1157,29 +1315,63 @@ def _plan(data: Any, slug: str | None) -> _Plan:
     tiles: list[dict[str, Any]] = []
     labels: set[str] = set()
     tile_nodes: list[_Node] = []
+    grid: geometry.HexGrid | geometry.SquareGrid | None = None
+    wanted_kind = system.map_style.kind
+    wanted = MapKind(wanted_kind).label.lower()
+    if root.raw("map", None) is None and system.map_required:
+        raise ImportRefused(
+            f"{root.at('map')}: a {system.label} campaign needs its map (a {wanted}), and this "
+            "file has none."
+        )
     if root.raw("map", None) is not None:
         map_node = root.node("map")
+        kind = map_node.choice("kind", MapKind.values)
+        if system.map_required and kind != wanted_kind:
+            raise ImportRefused(
+                f"{map_node.at('kind')}: {system.label} is played on a {wanted}, not on "
+                f"{MapKind(kind).label.lower()}."
+            )
+        # A grid's size bounds its tiles and sets its labels; a territory map has no size.
+        side = geometry.MAX_SIDE if kind != MapKind.TERRITORY else 32767
         game_map = {
-            "kind": map_node.choice("kind", MapKind.values),
+            "kind": kind,
             "orientation": map_node.choice("orientation", ["flat", "pointy"], default="flat"),
-            "width": map_node.integer("width", minimum=0, maximum=32767),
-            "height": map_node.integer("height", minimum=0, maximum=32767),
+            "width": map_node.integer("width", minimum=1 if side < 32767 else 0, maximum=side),
+            "height": map_node.integer("height", minimum=1 if side < 32767 else 0, maximum=side),
             "seed": map_node.integer(
                 "seed", minimum=-(2**63), maximum=2**63 - 1, default=None, null=True
             ),
         }
+        if kind != MapKind.TERRITORY:
+            grid = geometry.make_grid(kind, game_map["width"], game_map["height"],
+                                      game_map["orientation"])
         tile_nodes = map_node.nodes("tiles", default=[])
         seen_labels: dict[Any, str] = {}
         seen_positions: dict[Any, str] = {}
         for node in tile_nodes:
             label = node.text("label", max_length=_max_length(Tile, "label"), blank=False)
+            _check_label(label, node.at("label"))
             _unique(seen_labels, label, node.at("label"), f"tile label {label!r}")
             labels.add(label)
             q = node.integer("q", minimum=-(2**31), maximum=2**31 - 1)
             r = node.integer("r", minimum=-(2**31), maximum=2**31 - 1)
             _unique(seen_positions, (q, r), node.path, f"position ({q}, {r})")
+            if grid is not None:
+                size = f"{game_map['width']} x {game_map['height']}"
+                if not grid.contains(q, r):
+                    raise ImportRefused(
+                        f"{node.path}: position ({q}, {r}) is off the {size} {kind} map."
+                    )
+                if label != grid.label(q, r):
+                    raise ImportRefused(
+                        f"{node.at('label')}: {label!r} is not the label of position ({q}, {r}), "
+                        f"which is {grid.label(q, r)!r} on this {size} {kind} map."
+                    )
     terrains = {t.slug for t in system.terrains}
     settlements = {c.slug for c in system.settlements}
+    edge_features = {c.slug for c in system.edge_features}
+    # Tile-level features: the map generator marks coasts and rivers on the tile itself too.
+    tile_features = edge_features | {"coast", "river"}
 
     # -- kingdoms --------------------------------------------------------------------------------
     kingdoms: list[dict[str, Any]] = []
@@ -1193,10 +1385,13 @@ def _plan(data: Any, slug: str | None) -> _Plan:
             if player not in member_names:
                 raise ImportRefused(f"{node.at('player')}: {player!r} is not a member.")
             _unique(players, player, node.at("player"), f"player {player!r}")
+        colour = node.text("colour", max_length=_max_length(Kingdom, "colour"),
+                           default="#8a2f2f")
+        if not COLOUR_RE.match(colour):
+            raise ImportRefused(f"{node.at('colour')}: {colour!r} is not a colour as #rrggbb.")
         kingdom = {
             "name": name,
-            "colour": node.text("colour", max_length=_max_length(Kingdom, "colour"),
-                                default="#8a2f2f"),
+            "colour": colour,
             "player": player,
             "order_position": node.integer(
                 "order_position", minimum=0, maximum=32767, default=None, null=True
@@ -1239,15 +1434,30 @@ def _plan(data: Any, slug: str | None) -> _Plan:
                 f"{node.at('settlement')}: unknown settlement {settlement!r} for {system.label}."
             )
         adjacent = node.array("adjacent", default=[])
+        if adjacent and grid is not None:
+            raise ImportRefused(
+                f"{node.at('adjacent')}: only territory maps list their neighbours; on a "
+                f"{grid.kind} map they follow from the grid."
+            )
+        neighbours: dict[Any, str] = {}
         for i, label in enumerate(adjacent):
+            where = f"{node.at('adjacent')}[{i}]"
             if not isinstance(label, str):
-                raise ImportRefused(
-                    f"{node.at('adjacent')}[{i}]: expected a tile label, got {_kind(label)}."
-                )
+                raise ImportRefused(f"{where}: expected a tile label, got {_kind(label)}.")
             if label not in labels:
+                raise ImportRefused(f"{where}: no tile labelled {label!r} on the map.")
+            if label == node.value["label"]:
+                raise ImportRefused(f"{where}: a territory cannot border itself.")
+            _unique(neighbours, label, where, f"neighbour {label!r}")
+        features = node.array("features", default=[])
+        for i, feature in enumerate(features):
+            if not isinstance(feature, str) or feature not in tile_features:
                 raise ImportRefused(
-                    f"{node.at('adjacent')}[{i}]: no tile labelled {label!r} on the map."
+                    f"{node.at('features')}[{i}]: {_shown(feature)} is not a tile feature of "
+                    f"{system.label} ({', '.join(sorted(tile_features))})."
                 )
+        edges = node.obj("edges", default={})
+        _check_edges(edges, node.at("edges"), grid, adjacent, edge_features, system.label)
         tiles.append(
             {
                 "q": node.value["q"],
@@ -1255,8 +1465,8 @@ def _plan(data: Any, slug: str | None) -> _Plan:
                 "label": node.value["label"],
                 "name": node.text("name", max_length=_max_length(Tile, "name"), default=""),
                 "terrain": terrain,
-                "features": node.array("features", default=[]),
-                "edges": node.obj("edges", default={}),
+                "features": features,
+                "edges": edges,
                 "adjacent": adjacent,
                 "settlement": settlement,
                 "controller": kingdom_ref(node, "controller", null=True),
@@ -1265,6 +1475,9 @@ def _plan(data: Any, slug: str | None) -> _Plan:
                 "data": node.obj("data", default={}),
             }
         )
+
+    if grid is None:
+        _check_borders(tiles, tile_nodes)
 
     # -- armies and ships ------------------------------------------------------------------------
     armies: list[dict[str, Any]] = []
@@ -1338,7 +1551,7 @@ def _plan(data: Any, slug: str | None) -> _Plan:
                 **_clock_fields(node, "clock"),
                 "kind": node.text("kind", max_length=_max_length(Event, "kind"), blank=False),
                 "summary": node.text("summary"),
-                "dice": node.array("dice", default=[]),
+                "dice": _dice(node),
                 "data": node.obj("data", default={}),
                 "visibility": node.choice("visibility", Visibility.values,
                                           default=Visibility.PUBLIC),
@@ -1432,7 +1645,8 @@ def _plan(data: Any, slug: str | None) -> _Plan:
         artefacts=advanced["artefacts"],
         quests=advanced["quests"],
         translate=translate,
-        usernames=usernames,
+        exported_at=(data["exported_at"][:40] if isinstance(data.get("exported_at"), str)
+                     else None),
     )
 
 
@@ -1828,30 +2042,37 @@ def _check_json_refs(rule_system: str, campaign: dict[str, Any], events: list[di
 
 @dataclass
 class ImportReport:
-    """What an import could not carry over, for the person who ran it."""
+    """Who the file named besides the importing user, for the notes shown after an import.
 
-    skipped_members: list[str] = field(default_factory=list)
-    added_gm: bool = False
+    ``people`` lists (username, role, kingdom name or None) as the file gives them: nothing here
+    says whether such a user exists on this site.
+    """
+
+    people: list[tuple[str, str, str | None]] = field(default_factory=list)
 
     @property
     def notes(self) -> list[str]:
-        notes = []
-        if self.skipped_members:
+        notes = ["You are the GM of the imported campaign."]
+        if self.people:
+            described = []
+            for username, role, kingdom in self.people:
+                what = Role(role).label.lower()
+                described.append(f"{username} ({what} of {kingdom})" if kingdom
+                                 else f"{username} ({what})")
             notes.append(
-                "Members without an account on this site were left out: "
-                + ", ".join(self.skipped_members)
-                + ". Their kingdoms have no player; invite them and assign the kingdoms again."
+                "The file also names " + ", ".join(described) + ". Nobody joins a campaign "
+                "without accepting an invitation: invite them from the Members page; a player "
+                "who joins can then claim their kingdom again, or you can give it to them."
             )
-        if self.added_gm:
-            notes.append("You were not a member in the file and joined as GM.")
         return notes
 
 
 def import_campaign(data: Any, user: Any, slug: str | None = None) -> Campaign:
-    """Create a new campaign from an exported document; ``user`` becomes a GM if not a member.
+    """Create a new campaign from an exported document, with ``user`` as its only member (GM).
 
     Raises ``ImportRefused`` (and writes nothing) when the document cannot be imported. The
-    returned campaign carries ``import_report`` (an ``ImportReport``) about members left out.
+    returned campaign carries ``import_report`` (an ``ImportReport``) naming the other people in
+    the file, who are not made members.
     """
     plan = _plan(data, slug)
     if Campaign.objects.filter(slug=plan.slug).exists():
@@ -1930,25 +2151,17 @@ def _insert_as_given(model: type[models.Model], objs: list[Any]) -> list[Any]:
 def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str]) -> Campaign:
     if Campaign.objects.select_for_update().filter(slug=plan.slug).exists():
         raise ImportRefused(_slug_taken(plan.slug, given_slug))
-    report = ImportReport()
-    users = {
-        u.username: u
-        for u in get_user_model()._default_manager.filter(username__in=plan.usernames)
-    }
+    importer = user.get_username()
+    ruled = {k["player"]: k["name"] for k in plan.kingdoms if k["player"]}
+    report = ImportReport(people=sorted((name, role, ruled.get(name))
+                                        for name, role in plan.members if name != importer))
     campaign = Campaign(slug=plan.slug, created_by=user, **plan.campaign)
     campaign.save(force_insert=True)
 
-    # Members: those with an account here; the importing user as GM if not among them.
-    memberships: dict[str, Membership] = {}
-    for name, role in plan.members:
-        if name in users:
-            memberships[name] = Membership(campaign=campaign, user=users[name], role=role)
-        else:
-            report.skipped_members.append(name)
-    if not any(m.user.pk == user.pk for m in memberships.values()):
-        memberships[user.get_username()] = Membership(campaign=campaign, user=user, role=Role.GM)
-        report.added_gm = True
-    _bulk_create(Membership, list(memberships.values()))
+    # The importing user is the only member, as GM. Someone else named in the file is not made a
+    # member of a campaign they did not ask to join (and whether their username exists here is
+    # not looked up at all); their kingdoms come in unclaimed.
+    Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
 
     # Kingdoms, then the map and its tiles, then each kingdom's start and capital tiles.
     kingdoms: dict[str, Kingdom] = {}
@@ -1957,7 +2170,7 @@ def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str
             campaign=campaign,
             name=spec["name"],
             colour=spec["colour"],
-            player=memberships.get(spec["player"]) if spec["player"] else None,
+            player=None,
             order_position=spec["order_position"],
             data=spec["data"],
         )
@@ -2077,9 +2290,10 @@ def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str
     if battles:
         Battle.objects.bulk_update(list(battles.values()), ["data"], batch_size=BATCH_SIZE)
 
-    # The chronicle, exactly as it was, but read-only: its undo data stayed behind.
+    # The chronicle, exactly as it was, but read-only: its undo data stayed behind. What the
+    # importing user did under their name stays theirs; other authors are left blank.
     def who(name: str | None) -> Any:
-        return users.get(name) if name else None
+        return user if name is not None and name == importer else None
 
     events: dict[int, Event] = {}
     for spec in plan.events:
@@ -2245,6 +2459,15 @@ def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str
         _save_file(photo.thumbnail, "thumb.jpg", spec["image"].thumbnail, saved_files)
         photos.append(photo)
     _insert_as_given(Photo, photos)
+
+    # The import itself, the newest event: it cannot be undone, and undo stops there.
+    Recorder(
+        campaign, user, IMPORT_EVENT, f"{importer} imported the campaign from a file.",
+        data={"exported_at": plan.exported_at,
+              "file_members": [{"username": name, "role": role, "kingdom": kingdom}
+                               for name, role, kingdom in report.people]},
+        reversible=False,
+    ).finish()
 
     campaign.import_report = report  # type: ignore[attr-defined]
     return campaign

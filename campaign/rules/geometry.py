@@ -486,7 +486,8 @@ class TerritoryGraph:
     Territories have no numbered edges: ``direction_to`` is always ``None`` and edge features of
     a territory are keyed by the neighbour's label, which is also what ``edge_points`` takes.
     ``positions`` are in node units (pixel centre = position x ``size``); without them the
-    territories are laid out on a circle in label order.
+    territories are laid out on a circle in label order. A graph may be empty: a territory map
+    the GM has not drawn yet.
     """
 
     kind: ClassVar[str] = "territory"
@@ -497,8 +498,8 @@ class TerritoryGraph:
         adjacency: Mapping[str, Iterable[str]],
         positions: Mapping[str, tuple[float, float]] | None = None,
     ) -> None:
-        if not isinstance(adjacency, Mapping) or not adjacency:
-            raise ValueError("A territory map needs a non-empty adjacency mapping.")
+        if not isinstance(adjacency, Mapping):
+            raise ValueError("A territory map needs an adjacency mapping.")
         links: dict[str, set[str]] = {}
         for label, neighbours in adjacency.items():
             if not isinstance(label, str) or not label:
@@ -672,6 +673,8 @@ class TerritoryGraph:
         return ((mx - uy * half, my + ux * half), (mx + uy * half, my - ux * half))
 
     def pixel_bounds(self, size: float) -> tuple[float, float, float, float]:
+        if not self._positions:
+            return (0.0, 0.0, 0.0, 0.0)
         xs = [x * size for x, _ in self._positions.values()]
         ys = [y * size for _, y in self._positions.values()]
         rad = NODE_RADIUS * size

@@ -13,7 +13,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from campaign import services
 from campaign.access import Access, get_campaign_for
-from campaign.chronicle import UndoError, undo_latest, undoable_events
+from campaign.chronicle import UndoError, latest_standing, undo_latest
 from campaign.forms import PhotoForm
 from campaign.images import ImageRejected
 from campaign.models import Event, Role, Visibility
@@ -44,14 +44,17 @@ def chronicle(request: HttpRequest, slug: str) -> HttpResponse:
     if year.isdecimal():  # not isdigit(): int() refuses digits such as "²"
         events = events.filter(year=int(year))
     page = Paginator(events.defer("changes"), 50).get_page(request.GET.get("page"))
-    latest = undoable_events(access.campaign).order_by("-seq").first() if access.is_gm else None
+    # The page offers exactly what undo_latest would do: the latest event still in effect, or,
+    # when that one cannot be undone, why nothing can.
+    latest = latest_standing(access.campaign) if access.is_gm else None
     # Only kinds of events this viewer may read: a GM-only kind would hint at GM secrets.
     kinds = sorted({k.split(".")[0] for k in
                     visible_events(access).order_by().values_list("kind", flat=True).distinct()})
     context = {
         **tabs_context(access, "chronicle"),
         "page": page,
-        "latest_undoable": latest,
+        "latest_undoable": latest if latest is not None and latest.reversible else None,
+        "undo_barrier": latest if latest is not None and not latest.reversible else None,
         "kinds": kinds,
         "kind": kind,
         "year": year,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -53,19 +54,20 @@ def create(request: HttpRequest, slug: str) -> HttpResponse:
 def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
     access = get_campaign_for(request, slug)
     kingdom = get_kingdom_for(access, kingdom_id)
-    tiles = (
-        Tile.objects.filter(map__campaign=access.campaign, controller=kingdom)
+    tiles = list(
+        Tile.objects.filter(controller=kingdom)
         .order_by("label").only("label", "terrain", "settlement", "map_id")
     )
-    settlements = (
-        tiles.exclude(settlement="").values("settlement").annotate(n=Count("id")).order_by("settlement")
-    )
+    counts = Counter(t.settlement for t in tiles if t.settlement)
+    settlements = [{"settlement": kind, "n": counts[kind]} for kind in sorted(counts)]
+    if access.membership is not None and kingdom.player_id == access.membership.pk:
+        kingdom.player = access.membership  # already read, with its user
     context = {
         **tabs_context(access, "kingdom" if access.kingdom == kingdom else "overview"),
         "kingdom": kingdom,
         "tiles": tiles,
         "settlements": settlements,
-        "armies": kingdom.armies.select_related("tile").all(),
+        "armies": kingdom.armies.select_related("tile").exclude(data__has_key="removed"),
         "can_edit": access.can_edit_kingdom(kingdom),
         "assign_form": AssignKingdomForm(campaign=access.campaign,
                                          initial={"player": kingdom.player_id})

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from campaign import mapview, services
+from campaign import mapsvg, mapview, services
 from campaign.access import Access, get_campaign_for, get_tile_for
 from campaign.forms import GenerateMapForm, TileForm
-from campaign.models import Role, Tile
+from campaign.models import MapKind, Role, Tile
 from campaign.views.common import refuse, tabs_context
 
 
@@ -70,36 +73,78 @@ def _panel_context(access: Access, tile: Tile | None) -> dict:
         "ships": Ship.objects.filter(tile=tile).select_related("kingdom"),
         "extra_template": system.template("tile_panel_extra"),
     }
+    context["territory"] = tile.map.kind == MapKind.TERRITORY
     if access.is_gm:
-        sides = 6 if tile.map.kind == "hex" else 4 if tile.map.kind == "square" else 0
-        names = side_names(tile)
         context["edge_rows"] = [
-            (names[d] if d < len(names) else d, d,
-             [(f, f.slug in tile.edges.get(str(d), [])) for f in system.edge_features])
-            for d in range(sides)
+            (name, key, [(f, f.slug in tile.edges.get(key, [])) for f in system.edge_features])
+            for name, key in edge_keys(tile)
         ]
         context["tile_form"] = TileForm(
-            campaign=access.campaign,
+            campaign=access.campaign, tile=tile,
             initial={
                 "terrain": tile.terrain, "settlement": tile.settlement,
                 "controller": tile.controller_id, "explored": tile.explored,
-                "is_start": tile.is_start, "name": tile.name,
+                "is_start": tile.is_start, "name": tile.name, "adjacent": tile.adjacent,
             },
         )
     return context
+
+
+def edge_keys(tile: Tile) -> list[tuple[str, str]]:
+    """(what the GM reads, edge key) for each edge of a tile: its sides on grids, its borders
+    (keyed by the neighbour's label) on territory maps."""
+    if tile.map.kind == MapKind.TERRITORY:
+        return [(f"to {label}", label) for label in sorted(tile.adjacent)]
+    names = side_names(tile)
+    sides = 6 if tile.map.kind == MapKind.HEX else 4
+    return [(names[d] if d < len(names) else str(d), str(d)) for d in range(sides)]
+
+
+def legend(campaign: Any, loaded: mapview.LoadedMap) -> list[tuple[str, str, str]]:
+    """The map's legend, from the rule system: (kind, key markup, label) for each terrain,
+    kingdom, settlement kind, edge feature and counter the map shows, in the system's order."""
+    system = campaign.system
+    shown = loaded.shown()
+    items: list[tuple[str, str, str]] = []
+    for terrain in system.terrains:
+        if terrain.slug in shown.terrains:
+            items.append(("terrain", format_html('<span class="swatch" style="--c:{}"></span>',
+                                                 mapsvg.safe_colour(terrain.colour)),
+                          terrain.label))
+    if shown.unexplored:
+        items.append(("terrain", mapsvg.legend_unexplored(), "Unexplored"))
+    for kingdom in loaded.kingdoms.values():
+        items.append(("kingdom", format_html('<span class="swatch ring" style="--c:{}"></span>',
+                                             mapsvg.safe_colour(kingdom.colour)), kingdom.name))
+    for kind in system.settlements:
+        if kind.slug in shown.settlements:
+            items.append(("settlement",
+                          mapsvg.legend_settlement(system.settlement_shape(kind.slug)),
+                          kind.label))
+    if mapsvg.CAPITAL in shown.settlements:
+        items.append(("settlement", mapsvg.legend_settlement("star"), "Capital"))
+    if shown.start:
+        items.append(("settlement", mapsvg.legend_start(), "Start tile"))
+    for feature in system.edge_features:
+        if feature.slug in shown.edge_features:
+            items.append(("edge", mapsvg.legend_edge(feature.slug),
+                          f"{feature.label.split(' (')[0]} edge"))
+    for kind, label in (("army", "Army"), ("ship", "Ship")):
+        if kind in shown.markers:
+            items.append(("marker", mapsvg.legend_marker(kind), label))
+    return items
 
 
 def _map_context(access: Access, selected: Tile | None, *, editing: bool = False) -> dict:
     campaign = access.campaign
     loaded = mapview.load_map(campaign, selected=selected.label if selected else None)
     svg = mapview.render(campaign, loaded, tile_url=_tile_url(access))
-    present_terrains = {t.terrain for t in loaded.tiles}
     return {
         **tabs_context(access, "map"),
         "svg": svg,
         "game_map": loaded.game_map,
-        "legend_terrains": [t for t in campaign.system.terrains if t.slug in present_terrains],
-        "legend_kingdoms": list(loaded.kingdoms.values()),
+        "has_map": loaded.exists,
+        "legend": legend(campaign, loaded),
         "editing": editing,
         **_panel_context(access, selected),
     }
@@ -131,19 +176,24 @@ def tile_panel(request: HttpRequest, slug: str, label: str) -> HttpResponse:
 def tile_edit(request: HttpRequest, slug: str, label: str) -> HttpResponse:
     access = get_campaign_for(request, slug, role=Role.GM)
     tile = get_tile_for(access, label)
-    form = TileForm(request.POST, campaign=access.campaign)
+    form = TileForm(request.POST, campaign=access.campaign, tile=tile)
     if not form.is_valid():
         errors = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
         return refuse(request, f"The tile was not changed: {errors}",
                       context=tabs_context(access, "map"))
+    changes = dict(form.cleaned_data)
+    adjacent = changes.pop("adjacent", None)
     edges = {}
-    sides = 6 if access.campaign.map.kind == "hex" else 4
-    for d in range(sides):
-        feats = request.POST.getlist(f"edge_{d}")
+    # Edge checkboxes are named edge_<key>; on a territory map only the borders it keeps count.
+    keys = [key for _, key in edge_keys(tile)]
+    if adjacent is not None:
+        keys = [key for key in keys if key in adjacent]
+    for key in keys:
+        feats = request.POST.getlist(f"edge_{key}")
         if feats:
-            edges[str(d)] = feats
+            edges[key] = feats
     try:
-        services.edit_tile(tile, request.user, changes=form.cleaned_data, edges=edges)
+        services.edit_tile(tile, request.user, changes=changes, edges=edges, adjacent=adjacent)
     except services.ServiceError as exc:
         return refuse(request, str(exc), context=tabs_context(access, "map"))
     if request.htmx:
@@ -163,6 +213,8 @@ def map_svg(request: HttpRequest, slug: str) -> HttpResponse:
     """The map alone (re-fetched by the page after an edit, and downloadable)."""
     access = get_campaign_for(request, slug)
     loaded = mapview.load_map(access.campaign, selected=request.GET.get("tile"))
+    if not loaded.exists:
+        raise Http404("This campaign has no map yet.")
     svg = mapview.render(access.campaign, loaded, tile_url=_tile_url(access),
                          eco=request.GET.get("eco") == "1")
     if request.htmx:
@@ -183,6 +235,7 @@ def editor(request: HttpRequest, slug: str) -> HttpResponse:
                  "orientation": game_map.orientation}
     )
     context["kingdoms"] = list(access.campaign.kingdoms.all())
+    context["territory_map"] = context["has_map"] and game_map.kind == MapKind.TERRITORY
     return render(request, "campaign/map_edit.html", context)
 
 
@@ -200,8 +253,8 @@ def paint(request: HttpRequest, slug: str) -> HttpResponse:
         except (KeyError, ValueError):
             return refuse(request, "Tap near the edge you want to change.",
                           context=tabs_context(access, "map"))
-        loaded_grid = services.grid_for(access.campaign.map)
-        direction = mapview.nearest_edge(loaded_grid, tile.q, tile.r, x, y)
+        loaded_grid = services.grid_for(tile.map)
+        direction = mapview.nearest_edge(loaded_grid, tile.q, tile.r, x, y, label=tile.label)
     try:
         services.paint_tile(tile, request.user, tool=tool, value=value, direction=direction)
     except services.ServiceError as exc:

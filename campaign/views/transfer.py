@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -39,12 +37,10 @@ def import_view(request: HttpRequest) -> HttpResponse:
             form.add_error("file", "The file is larger than 50 MB.")
         else:
             try:
-                data = json.loads(upload.read().decode("utf-8"))
+                data = transfer.loads(upload.read())
                 campaign = transfer.import_campaign(
                     data, request.user, slug=form.cleaned_data["slug"] or None
                 )
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                form.add_error("file", f"This is not a JSON file ({exc}).")
             except transfer.ImportRefused as exc:
                 form.add_error("file", str(exc))
             else:

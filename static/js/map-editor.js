@@ -21,6 +21,21 @@
     if (!choice) return;
     const [tool, value] = choice.value.split(":");
     const values = { tile: link.dataset.tile, tool: tool, value: value || "" };
+    const pending = document.getElementById("link-pending");
+    if (tool === "link") {
+      // Two taps: the first territory, then the one whose border with it is added or removed.
+      if (!pending.dataset.first) {
+        pending.dataset.first = link.dataset.tile;
+        pending.textContent = "Now tap the territory to link with " + link.dataset.tile +
+          " (or to unlink from it).";
+        pending.hidden = false;
+        return;
+      }
+      values.tile = pending.dataset.first;
+      values.value = link.dataset.tile;
+    }
+    delete pending.dataset.first;
+    pending.hidden = true;
     if (tool === "edge") {
       const p = svgPoint(link.ownerSVGElement, event);
       values.x = p.x.toFixed(2);
@@ -31,6 +46,15 @@
       target: "#map", swap: "innerHTML", values: values, indicator: "#paint-indicator",
     });
   }, true);
+
+  document.addEventListener("change", function (event) {
+    // Another brush forgets a first territory tapped for a link.
+    const pending = document.getElementById("link-pending");
+    if (event.target.name === "brush" && pending) {
+      delete pending.dataset.first;
+      pending.hidden = true;
+    }
+  });
 
   document.addEventListener("htmx:responseError", function (event) {
     // A refused stroke (e.g. an unknown kingdom) leaves the map as it was and says why.

@@ -12,6 +12,7 @@ import math
 import random
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -81,6 +82,14 @@ def noise_png(min_bytes: int) -> io.BytesIO:
     return buffer
 
 
+def media_files() -> list[Path]:
+    """Every file under MEDIA_ROOT (each test has its own), sorted."""
+    from django.conf import settings
+
+    root = Path(settings.MEDIA_ROOT)
+    return sorted(p for p in root.rglob("*") if p.is_file()) if root.exists() else []
+
+
 def error_text(response: Any) -> str:
     """The visible text of a response, tags removed and whitespace collapsed."""
     text = re.sub(r"<[^>]+>", " ", response.content.decode())
@@ -142,3 +151,53 @@ def world(gm: User, campaign: Campaign, player: User, other_player: User, observ
         undoable=undoable,
         elsewhere=elsewhere,
     )
+
+
+def as_imported(document: dict[str, Any], importer: str) -> dict[str, Any]:
+    """What exporting an import of ``document`` by ``importer`` gives back (exported_at and slug
+    aside): the importer is the only member, as GM; kingdoms have no player; chronicle entries,
+    photos and undos by anyone else show no author; the chronicle ends with the import event
+    (checked and removed here, see ``without_import_event``)."""
+    import copy
+
+    data = copy.deepcopy(document)
+    data.pop("exported_at", None)
+    body = data["campaign"]
+    body.pop("slug", None)
+    body["members"] = [{"role": "gm", "username": importer}]
+    for kingdom in body.get("kingdoms", []):
+        kingdom["player"] = None
+    for event in body.get("events", []):
+        for key in ("actor", "undone_by"):
+            if event.get(key) != importer:
+                event[key] = None
+    for photo in body.get("photos", []):
+        if photo.get("uploaded_by") != importer:
+            photo["uploaded_by"] = None
+    return data
+
+
+def without_import_event(exported: dict[str, Any], importer: str) -> dict[str, Any]:
+    """``exported`` (an export of an imported campaign) without its newest event, which must be
+    the import, by ``importer``; and without exported_at and the slug."""
+    import copy
+
+    data = copy.deepcopy(exported)
+    data.pop("exported_at")
+    data["campaign"].pop("slug")
+    events = data["campaign"]["events"]
+    last = events.pop()
+    assert (last["kind"], last["actor"], last["summary"]) == (
+        "campaign.imported", importer, f"{importer} imported the campaign from a file.")
+    assert last["undo_of"] is None and last["undone_at"] is None
+    return data
+
+
+def seat_again(copy: Campaign, original: Campaign) -> None:
+    """Give an imported campaign the members (and players' kingdoms) of ``original`` again, as if
+    each had accepted a new invitation and claimed their kingdom (set directly: no events)."""
+    for membership in original.memberships.select_related("user"):
+        seat, _ = Membership.objects.get_or_create(campaign=copy, user=membership.user,
+                                                   defaults={"role": membership.role})
+        for kingdom in Kingdom.objects.filter(campaign=original, player=membership):
+            Kingdom.objects.filter(campaign=copy, name=kingdom.name).update(player=seat)

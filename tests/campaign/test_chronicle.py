@@ -10,7 +10,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from battles.models import Army
-from campaign import services
+from campaign import chronicle, services
 from campaign.chronicle import Recorder
 from campaign.models import Campaign, Event, Kingdom, Tile, Visibility
 from tests.campaign.conftest import World, dump, error_text, image_bytes
@@ -442,3 +442,66 @@ def test_admin_may_undo(world: World) -> None:
     assert undo(world, latest_undoable(world).seq, persona="admin").status_code == 302
     assert dump(exclude=(Event,)) == before
     assert Event.objects.filter(campaign=world.campaign, kind="undo").get().actor == world.admin
+
+
+# -- the undo button offers exactly what undo does ---------------------------------------------
+
+
+def undo_offer(world: World) -> str | None:
+    """The seq the GM's chronicle page offers to undo, or None."""
+    import re
+
+    page = world.client("gm").get(chronicle_url(world)).content.decode()
+    found = re.search(r'<input type="hidden" name="seq" value="(\d+)">', page)
+    return found.group(1) if found else None
+
+
+def test_page_offers_the_event_undo_reverses(world: World) -> None:
+    act_tile_edit(world)
+    latest = Event.objects.filter(campaign=world.campaign).order_by("-seq").first()
+    assert latest.kind == "map.tile" and latest.reversible
+    assert undo_offer(world) == str(latest.seq)
+    assert list(chronicle.undoable_events(world.campaign)) == [latest, world.undoable]
+    assert undo(world, latest.seq).status_code == 302
+    assert undo_offer(world) == str(world.undoable.seq)
+
+
+def test_an_event_that_cannot_be_undone_stops_the_offer(world: World) -> None:
+    """A reversible event lies under one that cannot be undone: the page offers nothing and says
+    why, and undo refuses, both agreeing."""
+    act_tile_edit(world)
+    older = Event.objects.filter(campaign=world.campaign).order_by("-seq").first()
+    note = record(world.campaign, world.gm, "story.note", "The harvest festival was held.")
+    assert not note.reversible and older.reversible
+
+    assert undo_offer(world) is None
+    page = error_text(world.client("gm").get(chronicle_url(world)))
+    assert ("Nothing can be undone now. The latest event cannot be undone, and undo never "
+            "reaches past it to older events: #%d The harvest festival was held." % note.seq
+            ) in page
+    assert "Undo it" not in page
+    assert list(chronicle.undoable_events(world.campaign)) == []
+    assert chronicle.latest_undoable(world.campaign) is None
+
+    before = dump()
+    response = undo(world, older.seq)
+    assert response.status_code == 409
+    assert "There is nothing left to undo." in error_text(response)
+    assert dump() == before
+
+
+def test_undoing_back_to_the_start_says_the_creation_cannot_be_undone(world: World) -> None:
+    while (event := chronicle.latest_undoable(world.campaign)) is not None:
+        assert undo_offer(world) == str(event.seq)
+        assert undo(world, event.seq).status_code == 302
+    assert undo_offer(world) is None
+    page = error_text(world.client("gm").get(chronicle_url(world)))
+    assert ("The latest event cannot be undone (it created the campaign), and undo never "
+            "reaches past it to older events: #1 gm created the campaign.") in page
+
+
+@pytest.mark.parametrize("persona", ["player", "observer"])
+def test_only_gms_see_why_nothing_can_be_undone(world: World, persona: str) -> None:
+    record(world.campaign, world.gm, "story.note", "A quiet month.")
+    page = world.client(persona).get(chronicle_url(world)).content.decode()
+    assert "Nothing can be undone" not in page

@@ -184,3 +184,88 @@ def test_campaign_of_a_retired_system_stays_readable(gm: Any) -> None:
         assert response.status_code == 200, name
     body = client.get(reverse("campaign:tile", args=["old-one", "0101"])).content.decode()
     assert "rule system is no longer available" in body
+
+
+# -- the clock a system can be at -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_new_campaigns_clock_is_one_its_system_accepts(slug: str) -> None:
+    system = get_system(slug)
+    assert system.clock_problem(services.initial_clock(system)) is None
+
+
+@pytest.mark.parametrize(("clock", "problem"), [
+    ({"year": 1, "season": "setup", "month": None, "phase": "race"}, None),
+    ({"year": 1, "season": "setup", "month": None, "phase": "army"}, None),
+    ({"year": 2, "season": "summer", "month": 6, "phase": "D"}, None),
+    ({"year": 2, "season": "winter", "month": None, "phase": "C", "sub_phase": "buy"}, None),
+    ({"year": 1}, "Phase '' does not exist: phases are A to D (MK-YEAR-2)."),
+    ({"year": 2, "season": "setup", "phase": "race"},
+     "Setup happens in year 1, without months (MK-SETUP)."),
+    ({"year": 1, "season": "setup", "phase": "B"},
+     "Setup step 'B' does not exist: the steps are race, order, capital, settle, army "
+     "(MK-SETUP-1..5)."),
+    ({"year": 2, "season": "autumn", "phase": "A"},
+     "Season 'autumn' does not exist: summer or winter (MK-YEAR-1)."),
+    ({"year": 2, "season": "winter", "phase": "C"},
+     "Only winter C) Spend resources has the sub-phases tithe, buy and feed (MK-WINTER-1)."),
+    ({"year": 2, "season": "summer", "month": None, "phase": "A"},
+     "A summer has months 1 to 6 (MK-YEAR-1)."),
+])
+def test_mighty_kingdoms_says_which_clocks_it_can_be_at(clock: dict[str, Any],
+                                                         problem: str | None) -> None:
+    assert get_system("mighty-kingdoms").clock_problem(clock) == problem
+
+
+def test_every_clock_the_phases_reach_is_accepted() -> None:
+    """Every phase with a handler, setup steps included, is a clock the rules accept."""
+    from campaign.rules import mighty_kingdoms as mk
+    from campaign.systems.mighty_kingdoms import phases
+
+    system = get_system("mighty-kingdoms")
+    for season, phase, sub_phase in phases.handlers():
+        month = 1 if season == mk.SUMMER else None
+        clock = {"year": 1, "season": season, "month": month, "phase": phase,
+                 "sub_phase": sub_phase}
+        assert system.clock_problem(clock) is None, clock
+
+
+def test_a_shell_hook_says_first_and_a_system_without_one_accepts_any_clock() -> None:
+    import types
+
+    from campaign.rulesystems import MapStyle
+
+    bare = RuleSystem(slug="bare", label="Bare", summary="", rule_ids_prefix="", terrains=(),
+                      edge_features=(), settlements=(), resources=(), map_style=MapStyle())
+    assert bare.clock_problem({"year": 1, "season": "anything"}) is None
+
+    shell = types.ModuleType("hexkeep_test_shell")
+
+    def validate_clock(year: int, season: str, month: int | None, phase: str,
+                       sub_phase: str) -> None:
+        if season != "spring":
+            raise ValueError(f"Only spring, not {season or 'no season'}.")
+
+    shell.validate_clock = validate_clock  # type: ignore[attr-defined]
+    sys.modules["hexkeep_test_shell"] = shell
+    try:
+        strict = RuleSystem(slug="strict", label="Strict", summary="", rule_ids_prefix="",
+                            terrains=(), edge_features=(), settlements=(), resources=(),
+                            map_style=MapStyle(), shell="hexkeep_test_shell")
+        assert strict.clock_problem({"year": 1, "season": "spring"}) is None
+        assert strict.clock_problem({"year": 1}) == "Only spring, not no season."
+    finally:
+        del sys.modules["hexkeep_test_shell"]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_settlement_shapes_are_ones_the_map_draws(slug: str) -> None:
+    from campaign.mapsvg import SHAPE_IDS
+    from campaign.rulesystems import SETTLEMENT_SHAPES
+
+    system = get_system(slug)
+    assert set(system.settlement_shapes) <= {c.slug for c in system.settlements}
+    for kind in system.settlements:
+        assert system.settlement_shape(kind.slug) in SETTLEMENT_SHAPES
+    assert set(SETTLEMENT_SHAPES) == set(SHAPE_IDS)

@@ -17,15 +17,24 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "e2e"
 PHONE = {"width": 390, "height": 844}
 
 
+def require_chromium() -> None:
+    """Fail the test (never skip it) when Debian's Chromium or Playwright is missing."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:
+        pytest.fail(f"Playwright is not installed ({exc}): run `make test`, which installs it.")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make test`, which installs it.")
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
     # still plain synchronous code, so Django's async guard is lifted for the browser tests.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make test`, which installs it.")
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM,

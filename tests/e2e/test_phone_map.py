@@ -38,13 +38,29 @@ def test_player_taps_a_tile_and_sees_its_panel(live_server: Any, phone: Any) -> 
     assert page.locator("svg a.tile").count() == 48
     page.locator("#tile-panel").get_by_text("Tap a tile").wait_for()
 
+    # Prove the panel comes by an htmx swap into this page, not by loading another: a marker
+    # set on this page's window must survive the tap, htmx must report a swap into the panel,
+    # and the only request is htmx's for the tile (no document is loaded).
+    page.evaluate("""() => {
+        window.__hexkeepPage = "map";
+        window.__swaps = [];
+        document.body.addEventListener("htmx:afterSwap",
+            (event) => window.__swaps.push(event.detail.target.id));
+    }""")
+    requests: list[Any] = []
+    page.on("request", lambda request: requests.append(request))
     page.locator('svg a.tile[data-tile="0403"]').tap()
     heading = page.locator("#tile-panel h2")
     heading.wait_for()
     assert heading.inner_text().startswith("Tile 0403")
-    # The panel arrived through htmx: the page did not navigate away from the map.
-    assert (page.url.endswith("/c/phone-test/map/tiles/0403/") or "tile=0403" in page.url
-            or page.url.endswith("/map/"))
+    assert page.evaluate("window.__hexkeepPage") == "map"
+    assert page.evaluate("window.__swaps") == ["tile-panel"]
+    assert [r.resource_type for r in requests if r.resource_type == "document"] == []
+    tile_requests = [r for r in requests if r.url.endswith("/c/phone-test/map/tiles/0403/")]
+    assert len(tile_requests) == 1
+    assert tile_requests[0].headers.get("hx-request") == "true"
+    # The address names the tile (replaced, not pushed), so a reload opens on it.
+    assert page.url == f"{live_server.url}/c/phone-test/map/tiles/0403/"
     assert page.locator("#map svg").count() == 1
     terrain = campaign.system.terrain(tile.terrain)
     assert terrain.label in page.locator("#tile-panel").inner_text()

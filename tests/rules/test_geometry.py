@@ -486,3 +486,13 @@ def test_generic_code_works_on_every_grid(grid):
             assert grid.distance(cell, other) == 1
             grid.edge_points(*parts, key, 10)
         assert grid.ring(cell, 0) == [cell]
+
+
+def test_an_empty_territory_graph_is_a_map_not_drawn_yet():
+    g = TerritoryGraph({})
+    assert g.coords() == [] and g.positions == {}
+    assert not g.contains("A")
+    assert g.pixel_bounds(10) == (0.0, 0.0, 0.0, 0.0)
+    assert isinstance(make_grid("territory", 0, 0, adjacency={}), TerritoryGraph)
+    with pytest.raises(ValueError, match="adjacency mapping"):
+        TerritoryGraph(["A", "B"])  # type: ignore[arg-type]

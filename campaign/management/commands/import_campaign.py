@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,8 @@ class Command(BaseCommand):
     help = (
         "Create a new campaign from a Hexkeep campaign file. The file is checked completely "
         "before anything is written; a refused file changes nothing. USERNAME (default: the "
-        "first superuser) becomes a GM unless the file already lists them as a member."
+        "first superuser) becomes the campaign's GM and only member: the people the file "
+        "names are listed, to be invited again."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -26,22 +26,24 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--user", metavar="USERNAME",
-            help="The user who imports (and becomes GM); default the first superuser.",
+            help="The user who imports (and becomes the GM); default the first superuser.",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         user = self._user(options["user"])
         path = Path(options["file"])
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_bytes()
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc}") from exc
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CommandError(f"{path} is not a JSON file ({exc}).") from exc
+        try:
+            data = transfer.loads(text)
+        except transfer.ImportRefused as exc:
+            raise CommandError(f"{path}: {exc}") from None
         try:
             campaign = transfer.import_campaign(data, user, slug=options["slug"] or None)
         except transfer.ImportRefused as exc:
-            raise CommandError(f"Import refused: {exc}") from exc
+            raise CommandError(f"Import refused: {exc}") from None
         self.stdout.write(
             self.style.SUCCESS(f"{campaign.name} imported as /c/{campaign.slug}/.")
         )
