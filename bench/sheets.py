@@ -4,13 +4,15 @@ of a 12-kingdom campaign, next to a one-line WeasyPrint document rendered in the
 Run: `DEBUG=1 .venv/bin/python bench/sheets.py` (a throwaway database; nothing is kept).
 Targets: a roster or ledger sheet under 1 s; the 12-kingdom campaign book under 20 s.
 
-`bench/sheets.py --png DIR` instead writes PNG pictures of the demo campaign's sheets (A4 and
-Letter, colour and black and white) with poppler's pdftoppm; docs/img/sheets/ holds them.
+`bench/sheets.py --png DIR` instead writes PNG pictures of the demo campaigns' sheets (A4 and
+Letter, colour and black and white) with poppler's pdftoppm; docs/img/sheets/ holds them. The
+demo is used as `load_demo` leaves it: what it lacks is reported, never added.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import subprocess
 import tempfile
@@ -42,36 +44,17 @@ def pages(data: bytes) -> int:
     return len(PdfReader(BytesIO(data)).pages)
 
 
-def demo_campaign() -> Any:
-    """The demo campaign, plus what a sheet needs and the demo may lack at the moment it stops:
-    a pending battle (for the battle packet) and ledger entries."""
-    from battles.models import Army, Battle
+DEMO_SLUGS = ("shattered-coast", "ember-marches")
+
+
+def demo_campaigns() -> list[Any]:
+    """The demo campaigns as ``load_demo`` leaves them, nothing added: a sheet the demo has
+    nothing for (a pending battle, say) is reported, not made up."""
     from campaign.demo import load_demo
     from campaign.models import Campaign
-    from ledger.models import LedgerEntry
 
     load_demo()
-    campaign = Campaign.objects.get(slug="shattered-coast")
-    kingdoms = list(campaign.kingdoms.order_by("pk"))
-    armies = {a.kingdom_id: a for a in Army.objects.filter(campaign=campaign, number=1,
-                                                            tile__isnull=False)}
-    first, second = kingdoms[0], kingdoms[1]
-    pending = Battle.objects.filter(campaign=campaign, status=Battle.Status.PENDING)
-    if not pending.exists() and first.pk in armies and second.pk in armies:
-        tile = armies[first.pk].tile
-        Army.objects.filter(pk=armies[second.pk].pk).update(tile=tile, defending=True)
-        Battle.objects.create(campaign=campaign, year=campaign.year, month=campaign.month or 6,
-                              seq=99, tile=tile, kind="land", mode="kow", chooser=second,
-                              opponent=first)
-    for kingdom in kingdoms:
-        if LedgerEntry.objects.filter(kingdom=kingdom).exists():
-            continue
-        for resource, amount, rule in (("gold", 3, "MK-WINTER-2"), ("food", 2, "MK-WINTER-2"),
-                                       ("food", -1, "MK-FEED-1")):
-            LedgerEntry.objects.create(campaign=campaign, kingdom=kingdom, resource=resource,
-                                       amount=amount, rule_id=rule, source="bench", year=1,
-                                       season="winter", phase="C")
-    return campaign
+    return [Campaign.objects.get(slug=slug) for slug in DEMO_SLUGS]
 
 
 def twelve_kingdoms(gm: Any) -> Any:
@@ -153,58 +136,99 @@ def built_campaign(gm: Any, slug: str, name: str, *, kingdoms: int, width: int,
     return campaign
 
 
-# (file name, sheet slug, paper, eco, pages to keep)
+# (file name, campaign, whose sheets, sheet slug, paper, eco). Every page of a sheet is kept.
 PREVIEWS = (
-    ("map", "map", "a4", False, 1),
-    ("map-letter-bw", "map", "letter", True, 1),
-    ("rules-reference", "reference", "a4", False, 2),
-    ("chronicle", "chronicle", "a4", False, 1),
-    ("kingdom-ledger", "ledger", "a4", False, 1),
-    ("kingdom-ledger-letter-bw", "ledger", "letter", True, 1),
-    ("kingdom-armies", "armies", "a4", False, 1),
-    ("army-roster", "roster", "a4", False, 1),
-    ("army-roster-letter-bw", "roster", "letter", True, 1),
-    ("battle-packet", "battle", "a4", False, 1),
-    ("battle-packet-letter-bw", "battle", "letter", True, 1),
-    ("simple-roster", "simple-roster", "a4", False, 1),
+    ("map", "shattered-coast", "alice", "map", "a4", False),
+    ("map-letter-bw", "shattered-coast", "alice", "map", "letter", True),
+    ("rules-reference", "shattered-coast", "alice", "reference", "a4", False),
+    ("chronicle", "shattered-coast", "alice", "chronicle", "a4", False),
+    ("kingdom-ledger", "shattered-coast", "alice", "ledger", "a4", False),
+    ("kingdom-ledger-letter-bw", "shattered-coast", "alice", "ledger", "letter", True),
+    ("kingdom-armies", "shattered-coast", "alice", "armies", "a4", False),
+    ("army-roster", "shattered-coast", "alice", "roster", "a4", False),
+    ("army-roster-letter-bw", "shattered-coast", "alice", "roster", "letter", True),
+    ("battle-packet", "shattered-coast", "alice", "battle", "a4", False),
+    ("battle-packet", "ember-marches", "carol", "battle", "a4", False),
+    ("battle-packet-letter-bw", "ember-marches", "carol", "battle", "letter", True),
+    ("simple-roster", "ember-marches", "bob", "simple-roster", "a4", False),
 )
+PAGES_KEPT = {"chronicle": 1}  # the chronicle runs on for pages: its first shows it
 
 
-def previews(target: Path, resolution: int = 50) -> None:
-    """PNG pictures of the demo campaign's sheets, as its first player (alice) sees them."""
+def _richest(sheet: Any, objects: list[Any], access: Any) -> Any:
+    """The object whose sheet shows the most: for an army roster, of the viewer's own armies
+    (those of other kingdoms a battle revealed come after), the one with the most magic items,
+    Unit Strength changes and units; else the first."""
+    if sheet.slug == "battle":
+        return max(objects, key=lambda b: (b.kind == "land" and b.mode == "kow",
+                                           b.kind == "land"))
+    if sheet.slug != "roster":
+        return objects[0]
+    from battles import services as army_lists
+
+    def shown(army: Any) -> tuple[bool, int, int, int]:
+        units = army_lists.army_units(army)
+        own = access.kingdom is not None and army.kingdom_id == access.kingdom.pk
+        return (own, sum(1 for u in units if u["magic_item"] or u.get("artefact")),
+                sum(1 for u in units if u["us_history"]), len(units))
+
+    return max(objects, key=shown)
+
+
+def previews(target: Path, resolution: int = 100) -> None:
+    """PNG pictures of the demo campaigns' sheets, as their players see them, at ``resolution``
+    dots per inch in 128 colours. A sheet the demo has nothing for is named, not invented."""
     from django.contrib.auth.models import User
     from PIL import Image
 
     from campaign import pdf
+    from campaign.models import Campaign
 
-    campaign = demo_campaign()
-    alice = User.objects.get(username="alice")
+    demo_campaigns()
     target.mkdir(parents=True, exist_ok=True)
+    made: set[str] = set()
     with tempfile.TemporaryDirectory() as scratch:
-        for name, slug, paper, eco, keep in PREVIEWS:
-            if slug == "simple-roster":
-                campaign.options = {**campaign.options, "battle_mode": "simple"}
-                campaign.save()
-            access = pdf.access_for_user(campaign, alice)
-            sheet = pdf.find_sheet(access, slug)
+        for name, slug, username, sheet_slug, paper, eco in PREVIEWS:
+            if name in made:
+                continue
+            campaign = Campaign.objects.get(slug=slug)
+            access = pdf.access_for_user(campaign, User.objects.get(username=username))
+            try:
+                sheet = pdf.find_sheet(access, sheet_slug)
+            except Exception:
+                print(f"({campaign.name} has no {sheet_slug} sheet)")
+                continue
             objects = [None] if sheet.objects is None else [
                 o for o in sheet.objects(access) if sheet.may_see(access, o)]
             if not objects:
-                print(f"(nothing to print on the {sheet.title.lower()})")
+                print(f"(the demo's {campaign.name} has nothing for a {sheet.title.lower()} "
+                      f"that {username} may print)")
                 continue
-            options = pdf.PrintOptions(paper=paper, landscape=sheet.landscape, eco=eco)
+            obj = _richest(sheet, objects, access)
+            # As a download without ?landscape= prints it: in the sheet's own orientation.
+            options = sheet.download_options(access, obj, {"paper": paper,
+                                                           "eco": "1" if eco else "0"})
             # The address `make run` serves the demo at, for the battle packet's QR code.
-            data = sheet.render(access, objects[0], options, base_url="http://127.0.0.1:8000/")
+            data = sheet.render(access, obj, options, base_url="http://127.0.0.1:8000/")
             source = Path(scratch) / f"{name}.pdf"
             source.write_bytes(data)
-            subprocess.run(["pdftoppm", "-r", str(resolution), "-png", "-l", str(keep),
-                            str(source), str(Path(scratch) / name)], check=True)
-            made = sorted(Path(scratch).glob(f"{name}-*.png"))
-            for page, png in enumerate(made, start=1):
-                out = target / (f"{name}-page-{page}.png" if len(made) > 1 else f"{name}.png")
-                # A palette of 128 colours keeps the pictures small without visible change.
-                Image.open(png).quantize(colors=128).save(out, optimize=True)
-                print(out)
+            command = ["pdftoppm", "-r", str(resolution), "-png"]
+            if sheet_slug in PAGES_KEPT:
+                command += ["-l", str(PAGES_KEPT[sheet_slug])]
+            subprocess.run([*command, str(source), str(Path(scratch) / name)], check=True)
+            pages = sorted(Path(scratch).glob(f"{name}-*.png"))
+            for old in target.glob(f"{name}*.png"):
+                if re.fullmatch(rf"{re.escape(name)}(-page-\d+)?\.png", old.name):
+                    old.unlink()
+            for page, png in enumerate(pages, start=1):
+                out = target / (f"{name}-page-{page}.png" if len(pages) > 1 else f"{name}.png")
+                # A palette of 128 colours keeps the pictures small without visible change;
+                # the octree keeps a small swatch's own colour, which median cut (Pillow's
+                # default) merges with its neighbours' (two kingdoms' swatches came out alike).
+                Image.open(png).convert("RGB").quantize(
+                    colors=128, method=Image.Quantize.FASTOCTREE).save(out, optimize=True)
+                print(f"{out} ({campaign.name}, as {username}; {out.stat().st_size // 1024} KB)")
+            made.add(name)
 
 
 def main() -> None:
@@ -232,45 +256,59 @@ def main() -> None:
     print("Times below: median wall and CPU seconds; 'x one-line' compares CPU times.")
     print()
 
-    try:
-        campaign = demo_campaign()
-        gm = User.objects.get(username="gm")
-    except Exception as exc:  # the demo is someone else's code; still measure something alike
-        print(f"(The demo campaign could not be loaded: {exc}. Measuring a four-kingdom "
-              "campaign on a 10 x 6 map instead.)")
-        gm = User.objects.create_user("bench-gm", password="x")
-        campaign = built_campaign(gm, "four-crowns", "Four Crowns", kingdoms=4, width=10,
-                                  height=6)
-    access = pdf.access_for_user(campaign, gm)
-    print(f"Campaign {campaign.name!r} ({campaign.map.tiles.count()} tiles), as its GM:")
-    print(f"{'sheet':<36} {'paper':<7} {'pages':>5} {'wall s':>7} {'CPU s':>6} {'x one-line':>10}")
-
     def row(name: str, paper: str, wall: float, cpu: float, data: bytes) -> None:
-        print(f"{name[:36]:<36} {paper:<7} {pages(data):>5} {wall:>7.2f} {cpu:>6.2f} "
+        print(f"{name[:44]:<44} {paper:<7} {pages(data):>5} {wall:>7.2f} {cpu:>6.2f} "
               f"{cpu / one_cpu:>10.0f}")
 
-    for sheet in pdf.system_sheets(campaign):
-        objects = [None] if sheet.objects is None else [
-            o for o in sheet.objects(access) if sheet.may_see(access, o)][:1]
-        for obj in objects:
-            for paper in ("a4", "letter"):
-                options = pdf.PrintOptions(paper=paper, landscape=sheet.landscape)
-                wall, cpu, data = timed(lambda: sheet.render(access, obj, options), repeat=3)
-                row(sheet.title + (f" ({sheet.label(obj)})" if obj is not None else ""), paper,
-                    wall, cpu, data)
-    book = pdf.system_book(campaign)
+    try:
+        campaigns = demo_campaigns()
+        gm = User.objects.get(username="gm")
+    except Exception as exc:  # the demo is someone else's code; still measure something alike
+        print(f"(The demo campaigns could not be loaded: {exc}. Measuring a four-kingdom "
+              "campaign on a 10 x 6 map instead.)")
+        gm = User.objects.create_user("bench-gm", password="x")
+        campaigns = [built_campaign(gm, "four-crowns", "Four Crowns", kingdoms=4, width=10,
+                                    height=6)]
+    book = None
+    for campaign in campaigns:
+        access = pdf.access_for_user(campaign, gm)
+        print(f"Campaign {campaign.name!r} ({campaign.map.tiles.count()} tiles), as its GM:")
+        print(f"{'sheet':<44} {'paper':<7} {'pages':>5} {'wall s':>7} {'CPU s':>6} "
+              f"{'x one-line':>10}")
+        for sheet in pdf.system_sheets(campaign):
+            objects = [None] if sheet.objects is None else [
+                o for o in sheet.objects(access) if sheet.may_see(access, o)][:1]
+            if not objects:
+                print(f"{sheet.title:<44} (nothing in the demo to print it for)")
+            for obj in objects:
+                for paper in ("a4", "letter"):
+                    options = sheet.download_options(access, obj, {"paper": paper})
+                    wall, cpu, data = timed(lambda: sheet.render(access, obj, options),
+                                            repeat=3)
+                    row(sheet.title + (f" ({sheet.label(obj)})" if obj is not None else ""),
+                        paper, wall, cpu, data)
+        book = pdf.system_book(campaign)
+        assert book is not None
+        wall, cpu, data = timed(lambda: pdf.book_pdf(book, access, pdf.PrintOptions()),
+                                repeat=1)
+        row("Campaign book", "a4", wall, cpu, data)
+        print()
     assert book is not None
-    wall, cpu, data = timed(lambda: pdf.book_pdf(book, access, pdf.PrintOptions()), repeat=1)
-    row("Campaign book", "a4", wall, cpu, data)
-    print()
 
     big = twelve_kingdoms(gm)
-    print("12-kingdom campaign (24 x 16 tiles, 36 armies of 6 units), campaign book:")
+    print("12-kingdom campaign (24 x 16 tiles, 36 armies of 6 units):")
+    map_sheet = pdf.find_sheet(pdf.access_for_user(big, gm), "map")
+    for paper, landscape in (("a4", True), ("letter", False)):
+        options = pdf.PrintOptions(paper=paper, landscape=landscape)
+        wall, cpu, data = timed(lambda: map_sheet.render(pdf.access_for_user(big, gm), None,
+                                                         options), repeat=1)
+        row(f"map sheet, cut ({'landscape' if landscape else 'portrait'})", paper, wall, cpu,
+            data)
     for who in (gm.get_username(), "twelve-crowns-0"):
         viewer = pdf.access_for_user(big, User.objects.get(username=who))
         wall, cpu, data = timed(lambda: pdf.book_pdf(book, viewer, pdf.PrintOptions()),
                                 repeat=1, warm=False)
-        label = "as one player" if who == "twelve-crowns-0" else "as its GM"
+        label = "book, as one player" if who == "twelve-crowns-0" else "book, as its GM"
         row(label, "a4", wall, cpu, data)
     again_wall, again_cpu = baseline()
     print(f"one-line document again: {again_wall * 1000:.0f} ms wall, {again_cpu * 1000:.0f} ms "

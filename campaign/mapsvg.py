@@ -11,6 +11,10 @@ maps inlined in one page either use different ids or define identical shapes und
 
 Text and attribute values are HTML-escaped; colours must be ``#rgb`` or ``#rrggbb`` and anything
 else falls back to grey, so user-chosen names and colours cannot inject markup.
+
+Everything is drawn with plain fills and strokes that WeasyPrint draws too (no ``paint-order``):
+a label that needs a white rim gets a white-stroked copy underneath, and a label on a patterned
+tile a white box.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from html import escape
-from typing import Collection, Mapping, Sequence
+from typing import Callable, Collection, Mapping, Sequence
 from urllib.parse import quote
 
 from campaign.rules.geometry import NODE_RADIUS, Grid, HexGrid, SquareGrid, TerritoryGraph
@@ -47,12 +51,49 @@ OTHER_EDGE_COLOUR = "#666"
 # Drawn from the edge inwards in this order; unknown features follow, sorted.
 EDGE_ORDER: tuple[str, ...] = ("water", "coast", "forest", "mountain", "river")
 ECO_DASHES: tuple[str, ...] = ("", "6 3", "2 2", "8 2 2 2", "1 3", "4 4")
-SETTLEMENT_SHAPES: dict[str, str] = {
-    "village": "v",
-    "city": "c",
-    "fortress": "f",
-    "capital": "k",
+# Settlement symbols by generic name, each the id of its shape in <defs>. Which settlement kind
+# gets which shape is the rule system's to say (RuleSystem.settlement_shape); a kingdom's capital
+# shows the star whatever its settlement; a kind with no shape gets the small marker.
+SHAPE_IDS: dict[str, str] = {
+    "circle": "v",
+    "square": "c",
+    "triangle": "f",
+    "diamond": "m",
+    "star": "k",
+    "marker": "d",
 }
+# The settlement a view of a kingdom's capital tile shows (see mapview.load_map).
+CAPITAL = "capital"
+# The width of a text in ems when the caller cannot measure it in the font the map is shown in:
+# about an average letter of a sans-serif font, a little generous.
+TEXT_EM = 0.6
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A fill that repeats a small drawing: ``drawing`` is SVG markup in a ``width`` x ``height``
+    box of map units (a hex tile of size 30 is 60 wide), laid on white. ``name`` (letters,
+    digits and hyphens) identifies the drawing: the pattern's id is ``hkpat-<name>``, so maps
+    inlined in one page must give one name one drawing."""
+
+    name: str
+    width: float
+    height: float
+    drawing: str
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[A-Za-z0-9-]+", self.name):
+            raise ValueError(f"A pattern's name is letters, digits and hyphens: {self.name!r}.")
+
+    @property
+    def paint(self) -> str:
+        return f"url(#hkpat-{self.name})"
+
+    def render(self) -> str:
+        return (f'<pattern id="hkpat-{self.name}" width="{_n(self.width)}" '
+                f'height="{_n(self.height)}" patternUnits="userSpaceOnUse"><rect '
+                f'width="{_n(self.width)}" height="{_n(self.height)}" fill="#fff"/>'
+                f'{self.drawing}</pattern>')
 
 
 @dataclass(frozen=True)
@@ -75,6 +116,8 @@ class TileView:
 
     ``edges`` maps an edge key to the features on this tile's side of that edge: a direction
     (0..5 for hexes, 0..3 for squares) or, on territory maps, the neighbour's label.
+    ``settlement`` is the settlement kind (``CAPITAL`` on a kingdom's capital) and ``shape`` its
+    symbol, one of ``SHAPE_IDS`` (empty: from ``render_svg``'s ``settlement_shapes``).
     """
 
     label: str
@@ -90,6 +133,7 @@ class TileView:
     is_start: bool = False
     markers: tuple[Marker, ...] = ()
     selected: bool = False
+    shape: str = ""
 
 
 def _esc(text: str) -> str:
@@ -262,11 +306,12 @@ class _Defs:
             f'stroke-width="{_n(self.edge_width)}" stroke-linecap="round" fill="none"/>'
         )
 
-    def render(self) -> str:
+    def render(self, extra: str = "") -> str:
+        """The ``<defs>`` element, with ``extra`` definitions (patterns) first."""
         p, s, eco = self.prefix, self.size, self.eco
         line = "#000" if eco else "#444"
         thin = _n(max(s * 0.03, 0.5))
-        out = ["<defs>"]
+        out = ["<defs>", extra]
         if isinstance(self.grid, TerritoryGraph):
             rad = NODE_RADIUS * s
             out.append(f'<circle id="{p}t" r="{_n(rad)}" stroke="{line}" stroke-width="{thin}"/>')
@@ -305,35 +350,94 @@ class _Defs:
             f'stroke-opacity=".35" stroke-width="{_n(max(s * 0.04, 0.6))}"/></pattern>'
         )
         k = _layout(self.grid, s).symbol
-        dark, rim = "#222", "#fff"
-        rw = _n(max(k * 0.035, 0.5))
         out.append(
             f'<circle id="{p}s" r="{_n(k * 0.3)}" fill="#fff" stroke="#000" '
             f'stroke-width="{_n(max(k * 0.04, 0.6))}"/>'
         )
-        out.append(
-            f'<circle id="{p}v" r="{_n(k * 0.11)}" fill="{dark}" stroke="{rim}" '
-            f'stroke-width="{rw}"/>'
-        )
-        c = k * 0.13
-        out.append(
-            f'<rect id="{p}c" x="{_n(-c)}" y="{_n(-c)}" width="{_n(2 * c)}" height="{_n(2 * c)}" '
-            f'fill="{dark}" stroke="{rim}" stroke-width="{rw}"/>'
-        )
-        t = k * 0.17
-        out.append(
-            f'<polygon id="{p}f" points="{_points([(0, -t), (t, t * 0.8), (-t, t * 0.8)])}" '
-            f'fill="{dark}" stroke="{rim}" stroke-width="{rw}"/>'
-        )
-        out.append(
-            f'<polygon id="{p}k" points="{_points(_star(k * 0.22))}" '
-            f'fill="{"#fff" if eco else "#f2c200"}" stroke="#000" stroke-width="{rw}"/>'
-        )
-        out.append(f'<circle id="{p}d" r="{_n(k * 0.08)}" fill="{dark}"/>')
+        for sid in SHAPE_IDS.values():
+            out.append(_symbol(sid, k, eco, f' id="{p}{sid}"'))
         for d, level in sorted(self.used_edges):
             out.append(self._edge_path(d, level))
         out.append("</defs>")
         return "".join(out)
+
+
+def _symbol(sid: str, k: float, eco: bool, attrs: str = "") -> str:
+    """One settlement symbol (``SHAPE_IDS`` value ``sid``) for symbol size ``k``, centred on 0."""
+    dark, rim = "#222", "#fff"
+    rw = _n(max(k * 0.035, 0.5))
+    paint = f'fill="{dark}" stroke="{rim}" stroke-width="{rw}"'
+    if sid == "v":
+        return f'<circle{attrs} r="{_n(k * 0.11)}" {paint}/>'
+    if sid == "c":
+        c = k * 0.13
+        return (f'<rect{attrs} x="{_n(-c)}" y="{_n(-c)}" width="{_n(2 * c)}" '
+                f'height="{_n(2 * c)}" {paint}/>')
+    if sid == "f":
+        t = k * 0.17
+        triangle = _points([(0, -t), (t, t * 0.8), (-t, t * 0.8)])
+        return f'<polygon{attrs} points="{triangle}" {paint}/>'
+    if sid == "k":
+        return (f'<polygon{attrs} points="{_points(_star(k * 0.22))}" '
+                f'fill="{"#fff" if eco else "#f2c200"}" stroke="#000" stroke-width="{rw}"/>')
+    if sid == "m":
+        m = k * 0.16
+        return (f'<polygon{attrs} points="{_points([(0, -m), (m, 0), (0, m), (-m, 0)])}" '
+                f'{paint}/>')
+    return f'<circle{attrs} r="{_n(k * 0.08)}" fill="{dark}"/>'
+
+
+# -- legend keys: small stand-alone drawings of what the map shows ----------------------------
+
+_KEY = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-12 -12 24 24" width="24" ' \
+    'height="24" aria-hidden="true" class="key">{}</svg>'
+
+
+def legend_settlement(shape: str) -> str:
+    """The symbol of a settlement shape (a ``SHAPE_IDS`` name), as on a 30-unit map."""
+    return _KEY.format(_symbol(SHAPE_IDS.get(shape, "d"), 30 * 1.4, False))
+
+
+def legend_start() -> str:
+    return _KEY.format('<circle r="8" fill="#fff" stroke="#000" stroke-width="1.6"/>')
+
+
+def legend_edge(feature: str) -> str:
+    """An edge feature's stroke, across the key."""
+    colour = EDGE_COLOURS.get(feature, OTHER_EDGE_COLOUR)
+    return _KEY.format(f'<path d="M-10 0H10" stroke="{colour}" stroke-width="4" '
+                       'stroke-linecap="round"/>')
+
+
+def legend_marker(kind: str) -> str:
+    """An army ("army") or ship ("ship") counter, as the map draws them."""
+    if kind == "ship":
+        shape = '<rect x="-11" y="-6" width="22" height="12" rx="6"'
+        text = "S1"
+    else:
+        shape = '<rect x="-8" y="-6" width="16" height="12" rx="2.6"'
+        text = "1"
+    return _KEY.format(f'{shape} fill="#fff" stroke="#000" stroke-width=".8"/><text y="3.2" '
+                       'font-size="8.5" font-family="sans-serif" text-anchor="middle">'
+                       f'{text}</text>')
+
+
+def legend_unexplored() -> str:
+    return _KEY.format(
+        '<defs><pattern id="hk-key-x" width="4" height="4" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><path d="M0 0V4" stroke="#000" stroke-opacity=".35"/>'
+        '</pattern></defs><rect x="-9" y="-9" width="18" height="18" fill="#eee"/>'
+        '<rect x="-9" y="-9" width="18" height="18" fill="url(#hk-key-x)"/>')
+
+
+def settlement_shape(view: TileView, shapes: Mapping[str, str] | None = None) -> str:
+    """The symbol a view's settlement shows: the star on a capital, else its own shape, else
+    the one ``shapes`` gives its kind (the rule system's), else the small marker."""
+    if view.settlement == CAPITAL:
+        return "star"
+    if view.shape:
+        return view.shape
+    return (shapes or {}).get(view.settlement, "marker")
 
 
 def _marker_svg(
@@ -404,6 +508,9 @@ def render_svg(
     eco: bool = False,
     only: Collection[str] | None = None,
     title: str = "",
+    settlement_shapes: Mapping[str, str] | None = None,
+    terrain_patterns: Mapping[str, Pattern | None] | None = None,
+    text_width: Callable[[str], float] | None = None,
 ) -> str:
     """Draw ``tiles`` on ``grid`` as one SVG string.
 
@@ -411,6 +518,12 @@ def render_svg(
     ``{label}``; each tile then becomes a link. ``only`` restricts drawing (and the view box) to
     those labels. ``eco`` draws in white and greys for cheap printing. Hex and square tiles are
     placed by ``q, r``; territory tiles by the graph's position for their label.
+    ``settlement_shapes`` gives the symbol of each settlement kind for views without a shape.
+
+    ``terrain_patterns`` fills the explored tiles of a terrain with a ``Pattern`` instead of its
+    colour (``None``: plain white), e.g. to tell terrains apart in black and white; every tile
+    label then sits on a white box. ``text_width`` gives a label's width in ems in the font the
+    map will be shown in, to size those boxes (without it, ``TEXT_EM`` per character).
     """
     if not (isinstance(size, (int, float)) and math.isfinite(size) and size > 0):
         raise ValueError(f"Tile size must be a positive number, got {size!r}.")
@@ -427,6 +540,8 @@ def render_svg(
     edge_count = grid.edge_count
 
     fills: dict[str, tuple[str, str, str]] = {}
+    patterns = terrain_patterns or {}
+    used_patterns: dict[str, Pattern] = {}
 
     def fill_for(terrain: str) -> tuple[str, str, str]:
         """(fill, pale fill, label ink) of a terrain."""
@@ -436,8 +551,21 @@ def render_svg(
             if eco:
                 colour = _grey(colour)
             ink = ' fill="#fff"' if _luminance(colour) < 0.45 else ""
-            got = fills[terrain] = (colour, _pale(colour), ink)
+            fill = colour
+            if terrain in patterns:
+                pattern = patterns[terrain]
+                fill, ink = (pattern.paint, "") if pattern is not None else ("#fff", "")
+                if pattern is not None:
+                    used_patterns[pattern.name] = pattern
+            got = fills[terrain] = (fill, _pale(colour), ink)
         return got
+
+    def label_box(text: str) -> str:
+        """A white box behind a tile label (centred on 0, at the label's line)."""
+        ems = text_width(text) if text_width is not None else TEXT_EM * len(text)
+        width = ems * lay.font + lay.font * 0.3
+        return (f'<rect x="{_n(-width / 2)}" y="{_n(lay.label_y - lay.font * 0.8)}" '
+                f'width="{_n(width)}" height="{_n(lay.font * 0.98)}" fill="#fff"/>')
 
     controller_styles: dict[str, str] = {}
 
@@ -470,8 +598,10 @@ def render_svg(
         return got
 
     label_attr = f' y="{_n(lay.label_y)}"'
-    # Territory names sit on the background where links run; a white rim keeps them readable.
-    halo = f' stroke="#fff" stroke-width="{_n(lay.font * 0.3)}" paint-order="stroke"'
+    # Territory names sit on the background where links run: a white-stroked copy underneath
+    # gives them a white rim.
+    halo = (f' fill="#fff" stroke="#fff" stroke-width="{_n(lay.font * 0.3)}" '
+            'stroke-linejoin="round" aria-hidden="true"')
     body: list[str] = []
     min_x = min_y = math.inf
     max_x = max_y = -math.inf
@@ -563,12 +693,18 @@ def render_svg(
         if t.is_start:
             body.append(f'<use {defs.ref("s")}/>')
         if t.settlement:
-            shape = SETTLEMENT_SHAPES.get(t.settlement, "d")
+            shape = SHAPE_IDS.get(settlement_shape(t, settlement_shapes), "d")
             body.append(f'<use {defs.ref(shape)} class="s{shape}"/>')
         if t.markers:
             body.append(_marker_svg(t.markers, controller or None, lay, eco))
         if show_labels:
-            body.append(f"<text{label_attr}{halo if territory else ink}>{label}</text>")
+            if territory:
+                body.append(f"<text{label_attr}{halo}>{label}</text><text{label_attr}>{label}"
+                            "</text>")
+            else:
+                if patterns:
+                    body.append(label_box(t.label))  # clear of the patterns and the hatching
+                body.append(f"<text{label_attr}{ink}>{label}</text>")
         if t.selected:
             body.append(f'<use {defs.ref("q")}/>')
         body.append(close)
@@ -584,7 +720,8 @@ def render_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{vb}" width="100%" role="img" '
         f'class="hkmap" font-family="sans-serif" text-anchor="middle">',
         f"<title>{_esc(_XML_INVALID.sub('', title).strip() or 'Map')}</title>",
-        defs.render(),
+        defs.render(extra="".join(used_patterns[name].render()
+                                  for name in sorted(used_patterns))),
     ]
     if territory and centres:
         links = []

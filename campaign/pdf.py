@@ -40,9 +40,13 @@ from urllib.parse import unquote, urlencode, urljoin, urlsplit
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
-from django.core.exceptions import PermissionDenied, SuspiciousFileOperation
+from django.core.exceptions import (
+    ImproperlyConfigured,
+    PermissionDenied,
+    SuspiciousFileOperation,
+)
 from django.core.files.base import ContentFile
-from django.db import connections
+from django.db import OperationalError, connections
 from django.http import Http404, HttpRequest
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -145,9 +149,13 @@ class PrintOptions:
         paper = self.sheet
         return paper.width_mm if self.landscape else paper.height_mm
 
-    def query(self, **extra: Any) -> str:
-        """The query string that asks for exactly these options."""
-        params = {"paper": self.paper, "landscape": int(self.landscape), "eco": int(self.eco)}
+    def query(self, *, orientation: bool = True, **extra: Any) -> str:
+        """The query string that asks for exactly these options (without ``orientation``, for
+        the paper and ink only: the sheet then chooses its orientation)."""
+        params: dict[str, Any] = {"paper": self.paper, "landscape": int(self.landscape),
+                                  "eco": int(self.eco)}
+        if not orientation:
+            del params["landscape"]
         params.update(extra)
         return urlencode(params)
 
@@ -169,19 +177,74 @@ def text_area_mm(options: PrintOptions) -> tuple[float, float]:
             options.height_mm - MARGIN_TOP_MM - MARGIN_BOTTOM_MM)
 
 
-def fit_style(text: str, width_mm: float, size_pt: float = 10.0, min_pt: float = 6.5) -> str:
+PT_MM = 25.4 / 72
+
+
+@cache
+def _face(bold: bool) -> Any:
+    """The vendored Atkinson Hyperlegible at 1000 px per em, to measure text with."""
+    from PIL import ImageFont
+
+    name = f"fonts/AtkinsonHyperlegible-{'Bold' if bold else 'Regular'}.ttf"
+    found = finders.find(name)
+    if not found:
+        raise ImproperlyConfigured(f"The sheets' font {name} is missing from the static files.")
+    return ImageFont.truetype(found if isinstance(found, str) else found[0], size=1000)
+
+
+def text_width_mm(text: str, size_pt: float, *, bold: bool = False) -> float:
+    """How wide ``text`` prints at ``size_pt`` in our font, from the font's own advance widths
+    (and kerning): wide letters (W, M) and narrow ones (i, l) count as what they are."""
+    return _face(bold).getlength(text) / 1000 * size_pt * PT_MM
+
+
+def fit_style(text: str, width_mm: float, size_pt: float = 10.0, min_pt: float = 6.5, *,
+              bold: bool = False) -> str:
     """Shrink-to-fit for a name in a box ``width_mm`` wide: a ``font-size`` for the ``style``
     attribute when the text would not fit at ``size_pt``, else an empty string.
 
-    CSS cannot shrink text to its box, so the width is estimated (0.56 em per character on
-    average for Atkinson Hyperlegible); below ``min_pt`` the text wraps instead.
+    CSS cannot shrink text to its box, so the text is measured with the font's metrics (see
+    ``text_width_mm``), keeping 3% to spare; below ``min_pt`` the text wraps instead (the
+    ``.fit`` class lets even an unbroken name break anywhere).
     """
-    chars = max(len(text), 1)
-    natural_mm = chars * 0.56 * size_pt * 0.3528
+    natural_mm = text_width_mm(text, size_pt, bold=bold) * 1.03
     if natural_mm <= width_mm:
         return ""
     fitted = max(min_pt, math.floor(size_pt * width_mm / natural_mm * 10) / 10)
     return f"font-size:{fitted:g}pt"
+
+
+def shorten(text: str, width_mm: float, size_pt: float, *, bold: bool = False) -> str:
+    """``text``, cut short with an ellipsis if it is wider than ``width_mm`` at ``size_pt``."""
+    if text_width_mm(text, size_pt, bold=bold) <= width_mm:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # the longest start that fits with its ellipsis
+        middle = (low + high + 1) // 2
+        if text_width_mm(text[:middle].rstrip() + "…", size_pt, bold=bold) <= width_mm:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + "…"
+
+
+def text_lines(text: str, width_mm: float, size_pt: float, *, bold: bool = False) -> int:
+    """Lines ``text`` takes in a box ``width_mm`` wide, wrapped at spaces (and inside a word too
+    long for a line, as ``.fit`` allows)."""
+    if not text:
+        return 1
+    space = text_width_mm(" ", size_pt, bold=bold)
+    lines, used = 1, 0.0
+    for word in text.split():
+        width = text_width_mm(word, size_pt, bold=bold)
+        if used and used + space + width <= width_mm:
+            used += space + width
+            continue
+        if used:
+            lines += 1
+        whole, used = divmod(width, width_mm) if width > width_mm else (0, width)
+        lines += int(whole)
+    return lines
 
 
 # --- the URL fetcher: our own files only --------------------------------------------------------
@@ -416,13 +479,36 @@ def html_to_pdf(html: str, *, base_url: str | None = None,
         _generated.__dict__.pop("images", None)
 
 
-def page_context(options: PrintOptions, *, preview: bool = False) -> dict[str, Any]:
-    """What ``print/base.html`` needs besides the sheet's own context."""
+# The running header's two boxes, as parts of the text width, and their type
+# (static/css/sheet.css @top-left and @top-right).
+RUNNING_LEFT = 0.58
+RUNNING_RIGHT = 0.40
+RUNNING_PT = 8.0
+
+
+def running_title(heading: str, options: PrintOptions) -> str:
+    """A sheet's heading as the top right of each page repeats it, shortened to fit there."""
+    return shorten(heading, text_area_mm(options)[0] * RUNNING_RIGHT - 1, RUNNING_PT)
+
+
+def page_context(options: PrintOptions, *, preview: bool = False,
+                 campaign: Campaign | None = None) -> dict[str, Any]:
+    """What ``print/base.html`` needs besides the sheet's own context: the paper, the date and
+    the running header (the campaign's name and the date, shortened to fit its line)."""
+    from django.utils.dateformat import format as format_date
+
     width, height = text_area_mm(options)
+    today = timezone.localdate()
+    date = format_date(today, "j F Y")
+    header = date
+    if campaign is not None:
+        room = width * RUNNING_LEFT - 1 - text_width_mm(f" · {date}", RUNNING_PT)
+        header = f"{shorten(campaign.name, room, RUNNING_PT)} · {date}"
     return {
         "print": options,
         "preview": preview,
-        "printed_on": timezone.localdate(),
+        "printed_on": today,
+        "running_header": header,
         "text_width_mm": width,
         "text_height_mm": height,
     }
@@ -430,7 +516,8 @@ def page_context(options: PrintOptions, *, preview: bool = False) -> dict[str, A
 
 def render_sheet_html(template: str, context: Mapping[str, Any], options: PrintOptions, *,
                       preview: bool = False, request: HttpRequest | None = None) -> str:
-    return render_to_string(template, {**page_context(options, preview=preview), **context},
+    page = page_context(options, preview=preview, campaign=context.get("campaign"))
+    return render_to_string(template, {**page, **context},
                             request=request)
 
 
@@ -467,8 +554,13 @@ class PdfSheet:
       ``get(access, pk)``, which loads one of them or raises ``Http404``. Campaign-wide sheets
       leave both ``None`` and receive ``obj=None``.
     - ``label(obj)``: how an object is named in the print page's list.
-    - ``landscape``: the default orientation; ``applies(campaign)``: whether the campaign uses
-      this sheet at all (e.g. Simple rosters only in Simple-battles campaigns).
+    - ``landscape``: the orientation in the campaign book, and of a download that does not ask
+      for one (``?landscape=0/1``), unless ``orientation`` chooses.
+    - ``orientation(access, obj, options)``: an automatic orientation for downloads that do not
+      ask: given the download's options (portrait), True when it should be landscape (the map
+      takes the one that needs fewer pages).
+    - ``applies(campaign)``: whether the campaign uses this sheet at all (e.g. Simple rosters
+      only in Simple-battles campaigns).
     - ``pdf``: the sheet's own function returning PDF bytes (``sheet_pdf`` if not given).
     """
 
@@ -486,10 +578,23 @@ class PdfSheet:
     description: str = ""
     group: str = "Campaign"
     pdf: Callable[..., bytes] | None = field(default=None, compare=False)
+    orientation: Callable[[Access, Any, PrintOptions], bool] | None = field(default=None,
+                                                                           compare=False)
 
     @property
     def per_object(self) -> bool:
         return self.get is not None
+
+    def download_options(self, access: Access, obj: Any,
+                         params: Mapping[str, str]) -> PrintOptions:
+        """The options of one download or preview: paper and ink as ``params`` ask, else the
+        campaign's; the orientation as ``?landscape=`` asks, else the sheet's own (chosen for
+        this paper and object when the sheet chooses automatically)."""
+        options = PrintOptions.from_query(params, access.campaign, landscape=self.landscape)
+        if self.orientation is not None and parse_flag(params.get("landscape")) is None:
+            options = replace(options, landscape=self.orientation(
+                access, obj, replace(options, landscape=False)))
+        return options
 
     def render(self, access: Access, obj: Any, options: PrintOptions, *,
                base_url: str | None = None) -> bytes:
@@ -597,11 +702,11 @@ def book_html(book: PdfBook, access: Access, options: PrintOptions, *,
               on_section: Callable[[int, int, str], None] | None = None) -> tuple[str, int]:
     """The whole book as one HTML document, and its number of sections."""
     sections = book.sections(access)
-    base = page_context(options)
+    base = page_context(options, campaign=access.campaign)
     parts = []
     for index, section in enumerate(sections, start=1):
         section_options = replace(options, landscape=section.sheet.landscape)
-        context = {**page_context(section_options),
+        context = {**page_context(section_options, campaign=access.campaign),
                    **section.sheet.context(access, section.obj, section_options,
                                            base_url=base_url, in_book=True),
                    "in_book": True}
@@ -617,6 +722,7 @@ def book_html(book: PdfBook, access: Access, options: PrintOptions, *,
             on_section(index, len(sections), section.heading)
     html = render_to_string(book.template, {
         **base, "campaign": access.campaign, "access": access, "sheet_title": book.title,
+        "running_title": running_title(access.campaign.name, options),
         "sections": parts,
     })
     return html, len(sections)
@@ -624,6 +730,20 @@ def book_html(book: PdfBook, access: Access, options: PrintOptions, *,
 
 class JobSuperseded(Exception):
     """Another worker took this job over (its heartbeat had gone stale)."""
+
+
+def _job_update(job_id: int, token: str, **values: Any) -> int:
+    """Write to the job row if this worker still owns it; the number of rows written. A write
+    that meets a lock held by a page reading the job (SQLite locks whole tables) is tried again
+    for up to two seconds."""
+    for attempt in range(40):
+        try:
+            return PrintJob.objects.filter(pk=job_id, options__worker=token).update(**values)
+        except OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 39:
+                raise
+            time.sleep(0.05)
+    return 0
 
 
 class _JobProgress:
@@ -648,10 +768,9 @@ class _JobProgress:
         if not force and now - self.last < 0.5:
             return
         self.last = now
-        updated = PrintJob.objects.filter(pk=self.job_id, options__worker=self.token).update(
-            status=PrintJob.Status.RUNNING, progress=self.percent, total=100,
-            message=message[:200], heartbeat=timezone.now(),
-        )
+        updated = _job_update(self.job_id, self.token, status=PrintJob.Status.RUNNING,
+                              progress=self.percent, total=100, message=message[:200],
+                              heartbeat=timezone.now())
         if not updated:
             raise JobSuperseded()
 
@@ -707,8 +826,8 @@ def run_book_job(job_id: int, token: str) -> None:
         field_file = job.file
         stored = field_file.storage.save(field_file.field.generate_filename(job, name),
                                          ContentFile(data))
-        finished = PrintJob.objects.filter(pk=job_id, options__worker=token).update(
-            status=PrintJob.Status.DONE, progress=100, total=100, file=stored,
+        finished = _job_update(
+            job_id, token, status=PrintJob.Status.DONE, progress=100, total=100, file=stored,
             message=f"{_page_count(data)} pages, {len(data) // 1024} KB",
             heartbeat=timezone.now(),
         )
@@ -720,8 +839,8 @@ def run_book_job(job_id: int, token: str) -> None:
         logger.exception("Print job %s failed.", job_id)
         reason = str(exc) if isinstance(exc, (PermissionDenied, Http404)) else (
             "The book could not be made; try again, and tell the GM if it keeps failing.")
-        PrintJob.objects.filter(pk=job_id, options__worker=token).update(
-            status=PrintJob.Status.FAILED, message=reason[:200], heartbeat=timezone.now())
+        _job_update(job_id, token, status=PrintJob.Status.FAILED, message=reason[:200],
+                    heartbeat=timezone.now())
     finally:
         connections.close_all()
 
@@ -802,18 +921,29 @@ def swatch(colour: str, eco: bool) -> str:
 # --- maps on paper ------------------------------------------------------------------------------
 #
 # A map sheet is drawn by campaign.mapsvg at the scale that fills the page, but never with tiles
-# narrower than MIN_TILE_MM: a larger map is cut into pages that overlap by one tile, each with
-# dashed lines where the next page takes over, plus an overview page showing the cut. Each page
-# draws only its own tiles (``only``-style subsets): WeasyPrint's cost grows with the tiles drawn.
+# narrower than MIN_TILE_MM. A larger map is cut along its columns and rows of tiles into pages
+# that share exactly one column (or row) with the next, all at one scale: the largest at which
+# the map needs no more pages than it does at MIN_TILE_MM. Each page draws only its own tiles
+# (WeasyPrint's cost grows with the tiles drawn), with dashed lines where its neighbours begin,
+# and an overview page shows every page's frame.
 
 MIN_TILE_MM = 16.0
 MAX_TILE_MM = 40.0
+CUT_MARGIN_MM = 5.0  # white round a cut page's tiles, where the cut labels go
+CUT_FONT_MM = 2.8
+LEGEND_KEY_MM = (10.0, 7.0)  # a legend key (static/css/sheet.css: .legend li svg)
+# Our fonts (static/css/sheet.css): Hexkeep Symbols has the arrows Atkinson lacks.
+SVG_FONTS = "Atkinson Hyperlegible, Hexkeep Symbols, sans-serif"
 _VIEWBOX_RE = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)" width="100%"')
 
 
 @dataclass(frozen=True)
 class MapPage:
-    """One page of a printed map: its SVG and where it sits among the others."""
+    """One page of a printed map: its SVG and where it sits among the others.
+
+    ``columns`` and ``rows`` are the first and last tile column and row on the page (0-based,
+    as in the labels: ``0305`` is column 2, row 4); ``labels`` the tiles drawn.
+    """
 
     number: int
     row: int
@@ -823,6 +953,9 @@ class MapPage:
     height_mm: float
     tiles: int
     neighbours: tuple[tuple[str, int], ...] = ()
+    labels: frozenset[str] = frozenset()
+    columns: tuple[int, int] = (0, 0)
+    rows: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -833,7 +966,12 @@ class LegendItem:
 
 @dataclass(frozen=True)
 class PaperMap:
-    """A map laid out for paper: one page, or several overlapping pages and an overview."""
+    """A map laid out for paper: one page, or several overlapping pages and an overview.
+
+    On a cut map ``columns_fit`` and ``rows_fit`` are the most tile columns and rows one page
+    holds at this scale; the pages share one column (row) with their neighbours, so a map of
+    ``n`` columns needs ``ceil((n - 1) / (columns_fit - 1))`` pages across.
+    """
 
     pages: tuple[MapPage, ...]
     overview: str
@@ -843,6 +981,8 @@ class PaperMap:
     scale_mm: float
     tile_mm: float
     layout: str = ""
+    columns_fit: int = 0
+    rows_fit: int = 0
 
     @property
     def split(self) -> bool:
@@ -877,8 +1017,7 @@ def _on_paper(svg: str, box: tuple[float, float, float, float], scale: float,
     svg = _VIEWBOX_RE.sub(
         f'viewBox="{_n(x)} {_n(y)} {_n(w)} {_n(h)}" width="{_n(width_mm)}mm" '
         f'height="{_n(height_mm)}mm" preserveAspectRatio="xMidYMid meet"', svg, count=1)
-    svg = svg.replace('font-family="sans-serif"',
-                      'font-family="Atkinson Hyperlegible, sans-serif"', 1)
+    svg = svg.replace('font-family="sans-serif"', f'font-family="{SVG_FONTS}"', 1)
     if overlay:
         svg = svg[: svg.rindex("</svg>")] + overlay + "</svg>"
     return svg, width_mm, height_mm
@@ -897,8 +1036,75 @@ def _eco_order(views: Sequence[Any]) -> list[str]:
     return order
 
 
-def draw_tiles(campaign: Campaign, loaded: Any, labels: set[str] | None, *, eco: bool,
-               box: tuple[float, float, float, float] | None = None, scale: float,
+# --- black and white terrain ---------------------------------------------------------------------
+#
+# In eco mode mapsvg fills every terrain with a light grey of its colour, and light greys look
+# alike on paper. The sheets fill each explored tile with a pattern instead, drawn in map units
+# (a hex tile is 60 wide) in thin grey lines that leave labels and symbols readable. A terrain is
+# matched by the words of its slug; any other terrain takes the next of the spare patterns.
+
+_ECO_LINE = 'fill="none" stroke="#555" stroke-width=".9" stroke-linecap="round"'
+_ECO_PATTERNS: dict[str, tuple[int, int, str]] = {  # name: width, height, drawing
+    "hills": (16, 12, f'<path d="M2 6q4-5 8 0M10 12q4-5 8 0M-6 12q4-5 8 0" {_ECO_LINE}/>'),
+    "forest": (14, 12, f'<g {_ECO_LINE}><circle cx="4" cy="4" r="2.3"/>'
+                       f'<circle cx="11" cy="10" r="2.3"/></g>'),
+    "mountains": (16, 14, f'<path d="M1 7l4-5 4 5M9 14l4-5 4 5M-7 14l4-5 4 5" {_ECO_LINE}/>'),
+    "marsh": (14, 10, f'<path d="M1 4h6M4 4v-2.5M2.5 4l-1-2M5.5 4l1-2M8 9h5M10.5 9v-2" '
+                      f'{_ECO_LINE}/>'),
+    "water": (12, 7, f'<rect width="12" height="7" fill="#e4e4e4"/>'
+                     f'<path d="M0 4q3-3 6 0t6 0" {_ECO_LINE}/>'),
+    "diagonal": (8, 8, f'<path d="M0 8L8 0M-2 2L2-2M6 10l4-4" {_ECO_LINE}/>'),
+    "cross": (9, 9, f'<path d="M0 4.5h9M4.5 0v9" {_ECO_LINE}/>'),
+    "dots": (8, 8, '<circle cx="2" cy="2" r="1.1" fill="#555"/>'
+                   '<circle cx="6" cy="6" r="1.1" fill="#555"/>'),
+    "vertical": (6, 8, f'<path d="M3 0v8" {_ECO_LINE}/>'),
+}
+_ECO_WORDS = (("water", "water"), ("sea", "water"), ("ocean", "water"), ("lake", "water"),
+              ("hill", "hills"), ("forest", "forest"), ("wood", "forest"),
+              ("mountain", "mountains"), ("marsh", "marsh"), ("swamp", "marsh"),
+              ("bog", "marsh"), ("plain", ""), ("grass", ""), ("field", ""))
+_ECO_SPARE = ("diagonal", "cross", "dots", "vertical")
+
+
+def eco_patterns(terrains: Sequence[Any]) -> dict[str, str]:
+    """The black-and-white pattern of each terrain (a ``Terrain`` of the rule system), by slug:
+    a pattern name, or "" for plain white."""
+    chosen: dict[str, str] = {}
+    spare = iter(_ECO_SPARE)
+    for terrain in terrains:
+        slug = terrain.slug.lower()
+        pattern = "water" if getattr(terrain, "water", False) else next(
+            (name for word, name in _ECO_WORDS if word in slug), None)
+        chosen[terrain.slug] = pattern if pattern is not None else next(spare, "")
+    return chosen
+
+
+def eco_fills(terrains: Sequence[Any]) -> dict[str, Any]:
+    """What mapsvg fills each terrain's tiles with in black and white (``eco_patterns``): a
+    ``mapsvg.Pattern``, or None for plain white."""
+    from campaign.mapsvg import Pattern
+
+    return {slug: Pattern(name, *_ECO_PATTERNS[name]) if name else None
+            for slug, name in eco_patterns(terrains).items()}
+
+
+def label_width(text: str) -> float:
+    """The width of a map label in ems, in the sheets' font (for mapsvg's label boxes)."""
+    return text_width_mm(text, 1 / PT_MM)
+
+
+def _map_paint(campaign: Campaign, eco: bool) -> dict[str, Any]:
+    """How mapsvg paints a sheet's map: the system's colours, and in black and white a pattern
+    per terrain with the tile labels on white boxes measured in our font."""
+    paint: dict[str, Any] = {"palette": campaign.system.palette(), "eco": eco}
+    if eco:
+        paint.update(terrain_patterns=eco_fills(campaign.system.terrains),
+                     text_width=label_width)
+    return paint
+
+
+def draw_tiles(campaign: Campaign, loaded: Any, labels: set[str] | frozenset[str] | None, *,
+               eco: bool, box: tuple[float, float, float, float] | None = None, scale: float,
                overlay: str = "", markers: bool = True, show_labels: bool = True,
                highlight: str | None = None) -> tuple[str, float, float]:
     """Draw some tiles of a loaded map (all when ``labels`` is None) for paper.
@@ -906,6 +1112,7 @@ def draw_tiles(campaign: Campaign, loaded: Any, labels: set[str] | None, *, eco:
     In eco mode a kingdom is told apart by its line style, which mapsvg hands out in the order
     it meets kingdoms. So that a kingdom keeps one style on every page and crop, stand-in tiles
     of every kingdom, in the whole map's order, are drawn first, far outside the view box.
+    Terrains are told apart by patterns (``eco_fills``), which mapsvg draws.
     """
     from campaign.mapsvg import TileView, render_svg
     from campaign.mapview import TILE_SIZE
@@ -916,10 +1123,10 @@ def draw_tiles(campaign: Campaign, loaded: Any, labels: set[str] | None, *, eco:
         views = [replace(v, markers=()) for v in views]
     if highlight is not None:
         views = [replace(v, selected=v.label == highlight) for v in views]
-    palette = campaign.system.palette()
+    paint = _map_paint(campaign, eco)
     title = f"Map of {campaign.name}"
-    natural = render_svg(loaded.grid, views, size=TILE_SIZE, palette=palette, eco=eco,
-                         show_labels=show_labels, title=title)
+    natural = render_svg(loaded.grid, views, size=TILE_SIZE, show_labels=show_labels,
+                         title=title, **paint)
     svg = natural
     if eco and labels is not None and not isinstance(loaded.grid, TerritoryGraph):
         terrain = views[0].terrain if views else ""
@@ -928,93 +1135,242 @@ def draw_tiles(campaign: Campaign, loaded: Any, labels: set[str] | None, *, eco:
                      controller_colour=colour)
             for i, colour in enumerate(_eco_order(loaded.views))
         ]
-        svg = render_svg(loaded.grid, stand_ins + views, size=TILE_SIZE, palette=palette,
-                         eco=True, show_labels=show_labels, title=title)
+        svg = render_svg(loaded.grid, stand_ins + views, size=TILE_SIZE,
+                         show_labels=show_labels, title=title, **paint)
         x, y, w, h = _viewbox(natural)
         svg = _VIEWBOX_RE.sub(f'viewBox="{_n(x)} {_n(y)} {_n(w)} {_n(h)}" width="100%"', svg,
                               count=1)
     return _on_paper(svg, box or _viewbox(natural), scale, overlay)
 
 
-def _cut_marks(box: tuple[float, float, float, float], cuts: list[tuple[str, float, int]],
-               scale: float) -> str:
-    """Dashed lines where neighbouring pages begin or end, each labelled with that page."""
+# --- cut pages ----------------------------------------------------------------------------------
+
+
+class _Bands:
+    """The map's tile columns (or rows) in order, each with its extent in SVG units."""
+
+    def __init__(self, extents: Mapping[int, tuple[float, float]]) -> None:
+        self.keys = sorted(extents)
+        lows = [extents[k][0] for k in self.keys]
+        highs = [extents[k][1] for k in self.keys]
+        # Running minimum and maximum: a window's span is then one subtraction, never less
+        # than the true one.
+        self.lo = [min(lows[i:]) for i in range(len(lows))]
+        self.hi = [max(highs[: i + 1]) for i in range(len(highs))]
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def most(self, room: float) -> int:
+        """The most consecutive bands that fit in ``room``, wherever they start (at least 2,
+        since a page must share one band with the next and still move on)."""
+        count = 2
+        while count < len(self) and all(
+                self.hi[i + count] - self.lo[i] <= room for i in range(len(self) - count)):
+            count += 1
+        return count
+
+    def pages(self, fit: int) -> int:
+        return 1 if len(self) <= fit else math.ceil((len(self) - 1) / (fit - 1))
+
+    def ranges(self, fit: int) -> list[tuple[int, int]]:
+        """First and last band of each page; neighbours share one band, and the bands are
+        shared out evenly."""
+        count = self.pages(fit)
+        last = len(self) - 1
+        if count == 1:
+            return [(self.keys[0], self.keys[last])]
+        cuts = [round(i * last / count) for i in range(count + 1)]
+        return [(self.keys[a], self.keys[b]) for a, b in zip(cuts, cuts[1:])]
+
+
+def _offset(grid: Any, view: Any) -> tuple[int, int]:
+    """0-based (column, row) of a tile, as its label prints them."""
+    offset = getattr(grid, "offset", None)
+    return offset(view.q, view.r) if offset is not None else (view.q, view.r)
+
+
+def _label(x: float, y: float, text: str, font: float, anchor: str = "start",
+           transform: str = "") -> str:
+    """Bold text on a white box (WeasyPrint draws no ``paint-order`` halo): fixed words only."""
+    width = text_width_mm(text, 1 / PT_MM, bold=True) * font
+    left = x - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
+    pad = font * 0.25
+    move = f' transform="{transform}"' if transform else ""
+    return (f'<g{move}><rect x="{_n(left - pad)}" y="{_n(y - font * 0.85)}" '
+            f'width="{_n(width + 2 * pad)}" height="{_n(font * 1.15)}" fill="#fff" '
+            f'stroke="none"/><text x="{_n(x)}" y="{_n(y)}" text-anchor="{anchor}" '
+            f'stroke="none">{text}</text></g>')
+
+
+def _boundary(grid: Any, views: Sequence[Any], offsets: Mapping[str, tuple[int, int]],
+              size: float, beyond: Callable[[tuple[int, int]], bool]
+              ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The tile edges between the tiles of ``views`` for which ``beyond`` holds and the rest."""
+    by_cell = {(v.q, v.r): v.label for v in views}
+    segments = []
+    for view in views:
+        if not beyond(offsets[view.label]):
+            continue
+        for direction, cell in grid.edge_neighbours(view.q, view.r):
+            other = by_cell.get(tuple(cell))
+            if other is not None and not beyond(offsets[other]):
+                segments.append(grid.edge_points(view.q, view.r, direction, size))
+    return segments
+
+
+def _cut_marks(box: tuple[float, float, float, float],
+               cuts: list[tuple[str, int, list[Any]]], scale: float) -> str:
+    """Dashed lines along the tile edges where a neighbouring page begins (or the previous one
+    ends), run out to the frame, each labelled with that page in the white margin."""
     x, y, w, h = box
-    stroke = 0.35 / scale
-    font = 3.0 / scale
+    margin = CUT_MARGIN_MM / scale
+    font = CUT_FONT_MM / scale
+    gap = font * 0.4
+    dash = f'stroke-dasharray="{_n(2.2 / scale)} {_n(1.2 / scale)}"'
     out = [f'<g class="cuts" fill="#000" stroke="#000" font-size="{_n(font)}" '
-           f'font-family="Atkinson Hyperlegible, sans-serif" font-weight="700">']
-    for side, at, page in cuts:
-        if side in ("left", "right"):
-            out.append(f'<line x1="{_n(at)}" y1="{_n(y)}" x2="{_n(at)}" y2="{_n(y + h)}" '
-                       f'stroke-width="{_n(stroke)}" stroke-dasharray="{_n(4 / scale)} '
-                       f'{_n(2 / scale)}" fill="none"/>')
-            text = f"page {page} →" if side == "right" else f"← page {page}"
-            tx = at - font * 0.4 if side == "right" else at + font * 0.4
-            anchor = "end" if side == "right" else "start"
-            for ty in (y + font * 1.4, y + h - font * 0.6):
-                out.append(f'<text x="{_n(tx)}" y="{_n(ty)}" text-anchor="{anchor}" '
-                           f'stroke="#fff" stroke-width="{_n(font * 0.3)}" '
-                           f'paint-order="stroke">{text}</text>')
+           f'font-family="{SVG_FONTS}" font-weight="700">']
+    for side, page, segments in cuts:
+        if not segments:
+            continue
+        points = [p for segment in segments for p in segment]
+        vertical = side in ("left", "right")
+        if vertical:
+            top, bottom = min(points, key=lambda p: p[1]), max(points, key=lambda p: p[1])
+            lines = [*segments, ((top[0], y), top), (bottom, (bottom[0], y + h))]
         else:
-            out.append(f'<line x1="{_n(x)}" y1="{_n(at)}" x2="{_n(x + w)}" y2="{_n(at)}" '
-                       f'stroke-width="{_n(stroke)}" stroke-dasharray="{_n(4 / scale)} '
-                       f'{_n(2 / scale)}" fill="none"/>')
-            text = f"page {page} ↓" if side == "down" else f"page {page} ↑"
-            ty = at - font * 0.5 if side == "down" else at + font * 1.2
-            for tx in (x + w * 0.25, x + w * 0.75):
-                out.append(f'<text x="{_n(tx)}" y="{_n(ty)}" text-anchor="middle" '
-                           f'stroke="#fff" stroke-width="{_n(font * 0.3)}" '
-                           f'paint-order="stroke">{text}</text>')
+            first, last = min(points, key=lambda p: p[0]), max(points, key=lambda p: p[0])
+            lines = [*segments, ((x, first[1]), first), (last, (x + w, last[1]))]
+        path = "".join(f"M{_n(a[0])} {_n(a[1])}L{_n(b[0])} {_n(b[1])}" for a, b in lines)
+        # A white line under the dashes keeps them visible on dark tiles and thick edges.
+        out.append(f'<path d="{path}" fill="none" stroke="#fff" '
+                   f'stroke-width="{_n(0.9 / scale)}"/>')
+        out.append(f'<path d="{path}" fill="none" stroke-width="{_n(0.45 / scale)}" {dash}/>')
+        if vertical:
+            text = f"page {page} →" if side == "right" else f"← page {page}"
+            anchor = "start" if side == "right" else "end"
+            shift = gap if side == "right" else -gap
+            for end, baseline in ((top, y + margin / 2 + font * 0.35),
+                                  (bottom, y + h - margin / 2 + font * 0.35)):
+                out.append(_label(end[0] + shift, baseline, text, font, anchor))
+        else:
+            # Turned a quarter clockwise, "page 4 →" reads downwards and points down.
+            text = f"page {page} →" if side == "down" else f"← page {page}"
+            anchor = "start" if side == "down" else "end"
+            shift = gap if side == "down" else -gap
+            for end, centre in ((first, x + margin / 2), (last, x + w - margin / 2)):
+                out.append(_label(shift, font * 0.35, text, font, anchor,
+                                  transform=f"translate({_n(centre)} {_n(end[1])}) rotate(90)"))
     out.append("</g>")
     return "".join(out)
 
 
-def _page_frames(boxes: list[tuple[int, tuple[float, float, float, float]]],
+def _page_frames(frames: list[tuple[int, tuple[float, float, float, float]]],
                  scale: float) -> str:
-    """The overview's rectangles, one per map page, numbered."""
-    font = 7.0 / scale
-    out = ['<g class="frames" fill="none" stroke="#000" '
-           'font-family="Atkinson Hyperlegible, sans-serif" font-weight="700">']
-    for number, (x, y, w, h) in boxes:
+    """The overview's rectangles, one per map page, each numbered on a white box."""
+    font = 6.0 / scale
+    out = [f'<g class="frames" fill="none" stroke="#000" font-size="{_n(font)}" '
+           f'font-family="{SVG_FONTS}" font-weight="700">']
+    for _number, (x, y, w, h) in frames:
         out.append(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" '
                    f'stroke-width="{_n(0.6 / scale)}" stroke-dasharray="{_n(3 / scale)} '
                    f'{_n(1.5 / scale)}"/>')
-        out.append(f'<text x="{_n(x + w / 2)}" y="{_n(y + h / 2 + font * 0.35)}" '
-                   f'font-size="{_n(font)}" text-anchor="middle" fill="#000" stroke="#fff" '
-                   f'stroke-width="{_n(font * 0.15)}" paint-order="stroke">{number}</text>')
+    out.append('<g fill="#000">')
+    for number, (x, y, w, h) in frames:
+        out.append(_label(x + w / 2, y + h / 2 + font * 0.35, str(number), font, "middle"))
+    out.append("</g>")
     out.append("</g>")
     return "".join(out)
 
 
-def _legend(campaign: Campaign, loaded: Any, eco: bool) -> tuple[LegendItem, ...]:
-    """Legend entries (terrains, unexplored, settlements, start tile), drawn by mapsvg itself."""
-    from campaign.mapsvg import TileView, render_svg
+# --- the legend ---------------------------------------------------------------------------------
+
+
+def _legend_grid(loaded: Any) -> Any:
+    """A one-tile grid of the map's kind for the legend's samples (a hex for territory maps)."""
+    from campaign.rules.geometry import HexGrid, SquareGrid
+
+    grid = loaded.grid if isinstance(loaded.grid, (HexGrid, SquareGrid)) else HexGrid(1, 1)
+    return replace(grid, width=1, height=1)
+
+
+def _legend_samples(campaign: Campaign, loaded: Any) -> list[tuple[Any, tuple[float, float],
+                                                                   str]]:
+    """What the legend shows, as (one-tile view, the point its key centres on, label): the
+    terrains, unexplored tiles, settlements, start tiles, edge features and tokens the map
+    shows (every settlement kind, so a player knows what to draw in)."""
+    from campaign.mapsvg import Marker, TileView
     from campaign.mapview import TILE_SIZE
     from campaign.rules.geometry import HexGrid
 
-    grid = HexGrid(1, 1, "flat")
-    palette = campaign.system.palette()
-    present = {v.terrain for v in loaded.views}
-    base = next((t.slug for t in campaign.system.terrains if not t.water), "")
-    samples: list[tuple[TileView, str]] = []
-    for terrain in campaign.system.terrains:
+    size = TILE_SIZE
+    grid = _legend_grid(loaded)
+    cx, cy = grid.center(0, 0, size)
+    system = campaign.system
+    views = loaded.views
+    present = {v.terrain for v in views}
+    base = next((t.slug for t in system.terrains if not t.water), "")
+    samples: list[tuple[Any, tuple[float, float], str]] = []
+    for terrain in system.terrains:
         if terrain.slug in present:
-            samples.append((TileView("", 0, 0, terrain.slug), terrain.label))
-    if any(not v.explored for v in loaded.views):
-        samples.append((TileView("", 0, 0, base, explored=False), "Unexplored"))
-    settlements = [(c.slug, c.label) for c in campaign.system.settlements]
-    if any(v.settlement == "capital" for v in loaded.views):
+            samples.append((TileView("", 0, 0, terrain.slug), (cx, cy), terrain.label))
+    if any(not v.explored for v in views):
+        samples.append((TileView("", 0, 0, base, explored=False), (cx, cy), "Unexplored"))
+    settlements = [(c.slug, c.label) for c in system.settlements]
+    if any(v.settlement == "capital" for v in views):
         settlements.append(("capital", "Capital"))
     for slug, label in settlements:
-        samples.append((TileView("", 0, 0, base, settlement=slug), label))
-    if any(v.is_start for v in loaded.views):
-        samples.append((TileView("", 0, 0, base, is_start=True), "Start tile"))
+        # The shape the system gives the kind, as on the map (a capital shows the star).
+        shape = "" if slug == "capital" else system.settlement_shape(slug)
+        samples.append((TileView("", 0, 0, base, settlement=slug, shape=shape), (cx, cy),
+                        label))
+    if any(v.is_start for v in views):
+        samples.append((TileView("", 0, 0, base, is_start=True), (cx, cy), "Start tile"))
+    features = {f for v in views for edge in v.edges.values() for f in edge}
+    # The edge facing down, drawn across the middle of its key.
+    down = max(range(grid.edge_count), key=lambda d: sum(
+        p[1] for p in grid.edge_points(0, 0, d, size)))
+    (ax, ay), (bx, by) = grid.edge_points(0, 0, down, size)
+    edge_centre = (cx + ((ax + bx) / 2 - cx) * 0.9, cy + ((ay + by) / 2 - cy) * 0.9)
+    for feature in system.edge_features:
+        if feature.slug in features:
+            label = feature.label.split(" (")[0]
+            samples.append((TileView("", 0, 0, base, edges={down: frozenset({feature.slug})}),
+                            edge_centre, f"{label} edge"))
+    kinds = {m.kind for v in views for m in v.markers}
+    token_y = cy + size * (0.45 if isinstance(grid, HexGrid) else 0.3)
+    for kind, text, label in (("army", "1", "Army token"), ("ship", "S1", "Ship token")):
+        if kind in kinds:
+            samples.append((TileView("", 0, 0, base, markers=(Marker(text, "", kind),)),
+                            (cx, token_y), label))
+    return samples
+
+
+def legend_labels(campaign: Campaign, loaded: Any) -> list[str]:
+    """The labels of the map legend, in order (to plan the room it takes)."""
+    return [label for _view, _centre, label in _legend_samples(campaign, loaded)]
+
+
+def _legend(campaign: Campaign, loaded: Any, eco: bool, scale: float) -> tuple[LegendItem, ...]:
+    """Legend keys drawn by mapsvg itself at the map's ``scale`` (mm per SVG unit): each key is
+    a window onto a sample tile, so a symbol, an edge or a token is as large as on the map."""
+    from campaign.mapsvg import render_svg
+    from campaign.mapview import TILE_SIZE
+
+    grid = _legend_grid(loaded)
+    paint = _map_paint(campaign, eco)
+    key_w, key_h = LEGEND_KEY_MM
     items = []
-    for view, label in samples:
-        svg = render_svg(grid, [view], size=TILE_SIZE, palette=palette, eco=eco,
-                         show_labels=False, title=label)
-        items.append(LegendItem(svg.replace('width="100%"', "", 1), label))
+    for view, (x, y), label in _legend_samples(campaign, loaded):
+        svg = render_svg(grid, [view], size=TILE_SIZE, show_labels=False, title=label, **paint)
+        # On large tiles a start tile's ring or a capital's star is larger than a key: then it
+        # is shown whole, a little smaller than on the map.
+        window_h = max(key_h / scale, TILE_SIZE * (0.68 if view.is_start else 0.5
+                                                   if view.settlement == "capital" else 0))
+        window_w = window_h * key_w / key_h
+        box = (x - window_w / 2, y - window_h / 2, window_w, window_h)
+        markup, _w, _h = _on_paper(svg, box, key_w / window_w)
+        items.append(LegendItem(markup, label))
     return tuple(items)
 
 
@@ -1047,6 +1403,104 @@ def _kingdom_keys(loaded: Any, eco: bool, tile_mm: float) -> dict[int, str]:
     return keys
 
 
+@dataclass(frozen=True)
+class _MapPlan:
+    """How a map goes on paper, before anything is drawn: the scale that fills the best layout
+    (``fit``, mm per SVG unit), and for a map too large for one page the scale of its cut pages
+    and how many tile columns and rows each holds."""
+
+    box: tuple[float, float, float, float]
+    fit: float
+    layout: str
+    tile_units: float
+    cut: bool = False
+    scale: float = 0.0
+    across: int = 0
+    down: int = 0
+    columns: _Bands | None = None
+    rows: _Bands | None = None
+    offsets: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    centres: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+
+    @property
+    def pages(self) -> int:
+        """The map's pages (a cut map's overview not counted)."""
+        if not self.cut:
+            return 1
+        assert self.columns is not None and self.rows is not None
+        return self.columns.pages(self.across) * self.rows.pages(self.down)
+
+
+def _plan_map(campaign: Campaign, loaded: Any, *, eco: bool,
+              areas: Sequence[tuple[str, tuple[float, float]]],
+              page_area_mm: tuple[float, float], one_page: bool) -> _MapPlan:
+    """The scale, layout and cut of ``paper_map`` (see there)."""
+    from campaign import mapview
+    from campaign.mapsvg import render_svg
+    from campaign.rules.geometry import TerritoryGraph
+
+    full = render_svg(loaded.grid, loaded.views, size=mapview.TILE_SIZE,
+                      palette=campaign.system.palette(), eco=eco)
+    box = _viewbox(full)
+    _x, _y, w, h = box
+    size = mapview.TILE_SIZE
+    grid = loaded.grid
+    territory = isinstance(grid, TerritoryGraph)
+    half_w, half_h = (size, size) if territory else _tile_extent(grid, size)
+    tile_units = 2 * half_w
+    smallest = MIN_TILE_MM / tile_units
+    largest = MAX_TILE_MM / tile_units
+    fits = [(min(area_w / w, area_h / h, largest), name) for name, (area_w, area_h) in areas]
+    fit, layout = max(fits, key=lambda item: item[0])
+    if fit >= smallest or territory or one_page:
+        return _MapPlan(box, fit, layout, tile_units)
+
+    views = loaded.views
+    offsets = {v.label: _offset(grid, v) for v in views}
+    centres = {v.label: grid.center(v.q, v.r, size) for v in views}
+    column_extent: dict[int, tuple[float, float]] = {}
+    row_extent: dict[int, tuple[float, float]] = {}
+    for label, (col, row) in offsets.items():
+        cx, cy = centres[label]
+        lo, hi = column_extent.get(col, (math.inf, -math.inf))
+        column_extent[col] = (min(lo, cx - half_w), max(hi, cx + half_w))
+        lo, hi = row_extent.get(row, (math.inf, -math.inf))
+        row_extent[row] = (min(lo, cy - half_h), max(hi, cy + half_h))
+    columns, rows = _Bands(column_extent), _Bands(row_extent)
+    page_w, page_h = page_area_mm
+
+    def fit_at(scale: float) -> tuple[int, int, int]:
+        across = columns.most((page_w - 2 * CUT_MARGIN_MM) / scale)
+        down = rows.most((page_h - 2 * CUT_MARGIN_MM) / scale)
+        return across, down, columns.pages(across) * rows.pages(down)
+
+    # The largest tiles that need no more pages than the smallest legible ones.
+    low, high = smallest, largest
+    target = fit_at(low)[2]
+    if fit_at(high)[2] <= target:
+        low = high
+    else:
+        for _ in range(20):
+            middle = (low + high) / 2
+            low, high = (middle, high) if fit_at(middle)[2] <= target else (low, middle)
+    scale = low
+    across, down, _count = fit_at(scale)
+    return _MapPlan(box, fit, layout, tile_units, True, scale, across, down, columns, rows,
+                    offsets, centres)
+
+
+def map_pages(campaign: Campaign, options: PrintOptions, *,
+              areas: Sequence[tuple[str, tuple[float, float]]],
+              page_area_mm: tuple[float, float], loaded: Any = None) -> int:
+    """How many pages ``paper_map`` cuts the map into with these options and room (1: the map
+    fits one page; a cut map's overview is not counted), without drawing it."""
+    from campaign import mapview
+
+    loaded = loaded or mapview.load_map(campaign)
+    return _plan_map(campaign, loaded, eco=options.eco, areas=areas, page_area_mm=page_area_mm,
+                     one_page=False).pages
+
+
 def paper_map(campaign: Campaign, options: PrintOptions, *,
               areas: Sequence[tuple[str, tuple[float, float]]],
               page_area_mm: tuple[float, float], loaded: Any = None,
@@ -1059,82 +1513,81 @@ def paper_map(campaign: Campaign, options: PrintOptions, *,
     fits any map on one page however small its tiles get.
     """
     from campaign import mapview
-    from campaign.mapsvg import render_svg
-    from campaign.rules.geometry import TerritoryGraph
 
     loaded = loaded or mapview.load_map(campaign)
-    legend = _legend(campaign, loaded, options.eco)
-    full = render_svg(loaded.grid, loaded.views, size=mapview.TILE_SIZE,
-                      palette=campaign.system.palette(), eco=options.eco)
-    x, y, w, h = _viewbox(full)
-    size = mapview.TILE_SIZE
-    territory = isinstance(loaded.grid, TerritoryGraph)
-    half_w, half_h = (size, size) if territory else _tile_extent(loaded.grid, size)
-    tile_units = 2 * half_w
-    smallest = MIN_TILE_MM / tile_units
-    largest = MAX_TILE_MM / tile_units
-    fits = [(min(area_w / w, area_h / h, largest), name) for name, (area_w, area_h) in areas]
-    fit, layout = max(fits, key=lambda item: item[0])
-    if fit >= smallest or territory or one_page:
+    plan = _plan_map(campaign, loaded, eco=options.eco, areas=areas, page_area_mm=page_area_mm,
+                     one_page=one_page)
+    fit, layout, tile_units = plan.fit, plan.layout, plan.tile_units
+    if not plan.cut:
         scale = fit
         svg, width_mm, height_mm = draw_tiles(campaign, loaded, None, eco=options.eco,
                                               scale=scale)
-        page = MapPage(1, 0, 0, svg, width_mm, height_mm, len(loaded.views))
+        page = MapPage(1, 0, 0, svg, width_mm, height_mm, len(loaded.views),
+                       labels=frozenset(v.label for v in loaded.views))
+        legend = _legend(campaign, loaded, options.eco, scale)
         keys = _kingdom_keys(loaded, options.eco, tile_units * scale)
         return PaperMap((page,), "", (0.0, 0.0), legend, keys, scale, tile_units * scale,
                         layout)
 
-    scale = smallest
-    page_w, page_h = page_area_mm
-    region_w, region_h = page_w / scale, page_h / scale
-    overlap = tile_units * 1.05
-
-    def starts(origin: float, length: float, region: float) -> list[float]:
-        if length <= region:
-            return [origin]
-        count = math.ceil((length - overlap) / (region - overlap))
-        step = (length - region) / (count - 1)
-        return [origin + i * step for i in range(count)]
-
-    xs, ys = starts(x, w, region_w), starts(y, h, region_h)
-    box_w, box_h = min(region_w, w), min(region_h, h)
-    centres = {v.label: loaded.grid.center(v.q, v.r, size) for v in loaded.views}
-    numbers = {(r, c): r * len(xs) + c + 1 for r in range(len(ys)) for c in range(len(xs))}
+    assert plan.columns is not None and plan.rows is not None
+    columns, rows, scale, across, down = (plan.columns, plan.rows, plan.scale, plan.across,
+                                          plan.down)
+    size = mapview.TILE_SIZE
+    grid = loaded.grid
+    views = loaded.views
+    offsets, centres = plan.offsets, plan.centres
+    half_w, half_h = _tile_extent(grid, size)
+    column_ranges, row_ranges = columns.ranges(across), rows.ranges(down)
+    numbers = {(r, c): r * len(column_ranges) + c + 1
+               for r in range(len(row_ranges)) for c in range(len(column_ranges))}
+    margin = CUT_MARGIN_MM / scale
     pages = []
-    boxes = []
-    for r, top in enumerate(ys):
-        for c, left in enumerate(xs):
-            box = (left, top, box_w, box_h)
-            labels = {
-                label for label, (cx, cy) in centres.items()
-                if cx + half_w >= left and cx - half_w <= left + box_w
-                and cy + half_h >= top and cy - half_h <= top + box_h
-            }
-            cuts: list[tuple[str, float, int]] = []
+    frames = []
+    for r, (top, bottom) in enumerate(row_ranges):
+        for c, (left, right) in enumerate(column_ranges):
+            on_page = [v for v in views
+                       if left <= offsets[v.label][0] <= right
+                       and top <= offsets[v.label][1] <= bottom]
+            labels = frozenset(v.label for v in on_page)
+            x0 = min(centres[v.label][0] for v in on_page) - half_w
+            x1 = max(centres[v.label][0] for v in on_page) + half_w
+            y0 = min(centres[v.label][1] for v in on_page) - half_h
+            y1 = max(centres[v.label][1] for v in on_page) + half_h
+            box = (x0 - margin, y0 - margin, x1 - x0 + 2 * margin, y1 - y0 + 2 * margin)
+            cuts: list[tuple[str, int, list[Any]]] = []
             neighbours: list[tuple[str, int]] = []
-            if c + 1 < len(xs):
-                cuts.append(("right", xs[c + 1], numbers[(r, c + 1)]))
-                neighbours.append(("right", numbers[(r, c + 1)]))
+
+            def edges(beyond: Callable[[tuple[int, int]], bool]) -> list[Any]:
+                return _boundary(grid, on_page, offsets, size, beyond)
+
+            if c + 1 < len(column_ranges):
+                number = numbers[(r, c + 1)]
+                cuts.append(("right", number, edges(lambda o, at=right: o[0] >= at)))
+                neighbours.append(("right", number))
             if c > 0:
-                cuts.append(("left", xs[c - 1] + box_w, numbers[(r, c - 1)]))
-                neighbours.append(("left", numbers[(r, c - 1)]))
-            if r + 1 < len(ys):
-                cuts.append(("down", ys[r + 1], numbers[(r + 1, c)]))
-                neighbours.append(("below", numbers[(r + 1, c)]))
+                number = numbers[(r, c - 1)]
+                cuts.append(("left", number, edges(lambda o, at=left: o[0] <= at)))
+                neighbours.append(("left", number))
+            if r + 1 < len(row_ranges):
+                number = numbers[(r + 1, c)]
+                cuts.append(("down", number, edges(lambda o, at=bottom: o[1] >= at)))
+                neighbours.append(("below", number))
             if r > 0:
-                cuts.append(("up", ys[r - 1] + box_h, numbers[(r - 1, c)]))
-                neighbours.append(("above", numbers[(r - 1, c)]))
+                number = numbers[(r - 1, c)]
+                cuts.append(("up", number, edges(lambda o, at=top: o[1] <= at)))
+                neighbours.append(("above", number))
             svg, width_mm, height_mm = draw_tiles(
-                campaign, loaded, labels, eco=options.eco, box=box, scale=scale,
+                campaign, loaded, set(labels), eco=options.eco, box=box, scale=scale,
                 overlay=_cut_marks(box, cuts, scale))
             pages.append(MapPage(numbers[(r, c)], r, c, svg, width_mm, height_mm, len(labels),
-                                 tuple(neighbours)))
-            boxes.append((numbers[(r, c)], box))
+                                 tuple(neighbours), labels, (left, right), (top, bottom)))
+            frames.append((numbers[(r, c)], (x0, y0, x1 - x0, y1 - y0)))
     overview_scale = fit
     # The overview shows where the pages are cut; its tiles are too small for labels and tokens.
     overview, ow, oh = draw_tiles(campaign, loaded, None, eco=options.eco, scale=overview_scale,
-                                  overlay=_page_frames(boxes, overview_scale), markers=False,
+                                  overlay=_page_frames(frames, overview_scale), markers=False,
                                   show_labels=False)
+    legend = _legend(campaign, loaded, options.eco, scale)
     keys = _kingdom_keys(loaded, options.eco, tile_units * scale)
     return PaperMap(tuple(pages), overview, (ow, oh), legend, keys, scale,
-                    tile_units * scale, layout)
+                    tile_units * scale, layout, across, down)

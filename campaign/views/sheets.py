@@ -62,7 +62,8 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
     for entry in pdf.visible_sheets(access):
         chosen = options if orientation else replace(options, landscape=entry.sheet.landscape)
         preview, download = _sheet_urls(access, entry)
-        query = chosen.query()
+        # A sheet that chooses its orientation (the map) is left to choose it.
+        query = chosen.query(orientation=bool(orientation) or entry.sheet.orientation is None)
         groups.setdefault(entry.group, []).append({
             "entry": entry,
             "title": entry.sheet.title,
@@ -88,9 +89,7 @@ def _resolve(request: HttpRequest, slug: str, sheet_slug: str,
     access = get_campaign_for(request, slug)
     sheet = pdf.find_sheet(access, sheet_slug)
     obj = pdf.sheet_object(sheet, access, pk)
-    options = pdf.PrintOptions.from_query(request.GET, access.campaign,
-                                          landscape=sheet.landscape)
-    return access, sheet, obj, options
+    return access, sheet, obj, sheet.download_options(access, obj, request.GET)
 
 
 @login_required
@@ -102,9 +101,12 @@ def preview(request: HttpRequest, slug: str, sheet: str, pk: int | None = None) 
     context = found.context(access, obj, options, base_url=base_url)
     pdf_name = "campaign:print_sheet_pdf" if pk is None else "campaign:print_sheet_obj_pdf"
     args = [slug, found.slug] + ([] if pk is None else [pk])
+    # An orientation the sheet chose itself is not written into the links: the print page
+    # keeps "each sheet's own", and the PDF chooses the same again.
+    query = options.query(orientation=bool(_orientation(request)) or found.orientation is None)
     context.update(
-        back_url=reverse("campaign:print", args=[slug]) + "?" + options.query(),
-        pdf_url=reverse(pdf_name, args=args) + "?" + options.query(),
+        back_url=reverse("campaign:print", args=[slug]) + "?" + query,
+        pdf_url=reverse(pdf_name, args=args) + "?" + query,
     )
     html = pdf.render_sheet_html(found.template, context, options, preview=True,
                                  request=request)

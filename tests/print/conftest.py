@@ -252,3 +252,51 @@ def spy_server() -> Iterator[tuple[str, list[str]]]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@dataclass
+class TextRun:
+    """A piece of text as a PDF page draws it: where it starts and (measured with our font)
+    ends, in points from the page's left and top edges."""
+
+    page: int
+    text: str
+    left: float
+    right: float
+    top: float
+
+
+def text_runs(data: bytes) -> list[TextRun]:
+    """The text runs of a PDF's pages set in the page's own coordinates (text inside images,
+    such as a map's labels, is left out)."""
+    runs: list[TextRun] = []
+    reader = read_pdf(data)
+    for index, page in enumerate(reader.pages):
+        height = float(page.mediabox.height)
+
+        def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float,
+                  index: int = index, height: float = height) -> None:
+            if not text.strip() or abs(cm[0] - 0.75) > 1e-6 or cm[1] or cm[2]:
+                return
+            bold = "Bold" in str((font or {}).get("/BaseFont", ""))
+            left = tm[4] * cm[0] + cm[4]
+            width = pdf.text_width_mm(text.strip("\n"), size * cm[0] * tm[0], bold=bold)
+            runs.append(TextRun(index, text.strip(), left, left + width / pdf.PT_MM,
+                                height - (tm[5] * cm[3] + cm[5])))
+
+        page.extract_text(visitor_text=visit)
+    return runs
+
+
+MARGIN_PT = 12 / 25.4 * 72  # the sheets' left and right margins
+
+
+def assert_inside_the_page(data: bytes, slack: float = 2.0) -> list[TextRun]:
+    """Every run of text starts and ends within the left and right margins of its page."""
+    reader = read_pdf(data)
+    runs = text_runs(data)
+    for run in runs:
+        width = float(reader.pages[run.page].mediabox.width)
+        assert run.left >= MARGIN_PT - slack, run
+        assert run.right <= width - MARGIN_PT + slack, run
+    return runs

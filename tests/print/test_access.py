@@ -199,14 +199,20 @@ def test_print_page_options_reach_every_link(sheets_world: SheetsWorld) -> None:
     url = reverse("campaign:print", args=[sheets_world.campaign.slug])
     client = sheets_world.client("player")
     page = client.get(url).content.decode()
-    # The campaign's own settings by default, each sheet in its own orientation.
-    assert "map/pdf/?paper=a4&amp;landscape=1&amp;eco=0" in page
+    # The campaign's own settings by default, each sheet in its own orientation: the map's
+    # link leaves it to the map, which takes the one that needs fewer pages.
+    assert "map/pdf/?paper=a4&amp;eco=0" in page
     assert "reference/pdf/?paper=a4&amp;landscape=0&amp;eco=0" in page
     # Changing a choice swaps the list only (htmx), with the choice in every link.
     response = client.get(url + "?paper=letter&eco=0&eco=1&landscape=",
                           headers={"HX-Request": "true", "HX-Target": "sheet-list"})
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="sheet-list"') and "<html" not in body
-    assert "map/pdf/?paper=letter&amp;landscape=1&amp;eco=1" in body
+    assert "map/pdf/?paper=letter&amp;eco=1" in body
     assert "ledger/%d/pdf/?paper=letter&amp;landscape=0&amp;eco=1" % sheets_world.red.pk in body
+    # An orientation chosen on the page goes into every link, the map's too.
+    body = client.get(url + "?landscape=1", headers={"HX-Request": "true",
+                                                     "HX-Target": "sheet-list"}).content.decode()
+    assert "map/pdf/?paper=a4&amp;landscape=1&amp;eco=0" in body
+    assert "reference/pdf/?paper=a4&amp;landscape=1&amp;eco=0" in body
     assert response["Vary"] == "HX-Request" or "HX-Request" in response["Vary"]

@@ -40,6 +40,33 @@ def test_orientation_falls_back_to_the_sheet() -> None:
     assert not pdf.PrintOptions.from_query({"landscape": "0"}, campaign, landscape=True).landscape
 
 
+def test_a_sheet_may_choose_its_orientation_unless_the_download_asks() -> None:
+    """A sheet with an automatic orientation is asked, with portrait options of the download's
+    paper and ink, whether to print landscape; ``?landscape=0/1`` still decides."""
+    from campaign.access import Access
+
+    campaign = Campaign(paper_size="letter", eco_print=False)
+    asked: list[pdf.PrintOptions] = []
+
+    def wide_on_letter(access: Any, obj: Any, options: pdf.PrintOptions) -> bool:
+        asked.append(options)
+        return options.paper == "letter"
+
+    sheet = pdf.PdfSheet(slug="s", title="S", template="print/base.html", context=dict,
+                         filename=lambda access, obj: "s", landscape=False,
+                         orientation=wide_on_letter)
+    access = Access(campaign=campaign, membership=None, role="gm", kingdom=None)
+    assert sheet.download_options(access, None, {}).landscape
+    assert asked == [pdf.PrintOptions("letter", landscape=False, eco=False)]
+    assert not sheet.download_options(access, None, {"paper": "a4", "eco": "1"}).landscape
+    assert asked[-1] == pdf.PrintOptions("a4", landscape=False, eco=True)
+    assert not sheet.download_options(access, None, {"landscape": "0"}).landscape
+    assert sheet.download_options(access, None, {"paper": "a4", "landscape": "1"}).landscape
+    assert len(asked) == 2
+    # Links that leave the orientation to the sheet carry only the paper and the ink.
+    assert pdf.PrintOptions("a4", eco=True).query(orientation=False) == "paper=a4&eco=1"
+
+
 def test_options_describe_the_page() -> None:
     options = pdf.PrintOptions("letter", landscape=True, eco=True)
     assert options.page_css == "letter landscape"
@@ -57,6 +84,27 @@ def test_fit_style_shrinks_long_names_only() -> None:
     size = float(style.removeprefix("font-size:").removesuffix("pt"))
     assert 6.5 <= size < 10
     assert pdf.fit_style("x" * 500, 10) == "font-size:6.5pt"
+
+
+def test_text_is_measured_with_the_fonts_own_widths() -> None:
+    """Wide letters count as wide: twenty W need a smaller size than twenty i in one box."""
+    assert pdf.text_width_mm("W" * 20, 10) > 2.5 * pdf.text_width_mm("i" * 20, 10)
+    assert pdf.text_width_mm("Red", 10, bold=True) > pdf.text_width_mm("Red", 10)
+    wide, narrow = pdf.fit_style("W" * 20, 40), pdf.fit_style("i" * 20, 40)
+    assert wide.startswith("font-size:") and narrow == ""
+    size = float(wide.removeprefix("font-size:").removesuffix("pt"))
+    assert pdf.text_width_mm("W" * 20, size) <= 40
+    name = "Sea Guard Spearmen of the Radiant Dawn"  # 65 mm at 10 pt
+    assert [pdf.text_lines(name, width, 10) for width in (30, 40, 70)] == [3, 2, 1]
+    assert pdf.text_lines("W" * 60, 30, 10) >= 3  # a word longer than a line breaks inside
+
+
+def test_shorten_cuts_a_text_to_its_width() -> None:
+    assert pdf.shorten("Red", 40, 8) == "Red"
+    long = "The Wars of the Wyrmwatch Succession across the Western Marches"
+    short = pdf.shorten(long, 40, 8)
+    assert short.endswith("…") and long.startswith(short[:-1])
+    assert pdf.text_width_mm(short, 8) <= 40 < pdf.text_width_mm(long, 8)
 
 
 # --- the URL fetcher ----------------------------------------------------------------------------

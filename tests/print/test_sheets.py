@@ -23,9 +23,11 @@ def _get(world: SheetsWorld, persona: str, url: str) -> bytes:
 
 
 @pytest.mark.parametrize(("query", "size"), [
-    ("", (A4[1], A4[0])),
-    ("paper=letter", (LETTER[1], LETTER[0])),
-    ("paper=letter&landscape=0&eco=1", LETTER),
+    # A map that fits one page either way prints portrait unless asked otherwise.
+    ("", A4),
+    ("paper=letter", LETTER),
+    ("landscape=1", (A4[1], A4[0])),
+    ("paper=letter&landscape=1&eco=1", (LETTER[1], LETTER[0])),
 ])
 def test_map_sheet(sheets_world: SheetsWorld, sheet_url: Callable[..., str], query: str,
                    size: tuple[float, float]) -> None:
@@ -53,6 +55,47 @@ def test_campaign_paper_setting_is_the_default(sheets_world: SheetsWorld,
     assert response["Content-Disposition"].endswith('-letter.pdf"')
     response = world.client("gm").get(sheet_url(world, "ledger", world.red, query="paper=a4"))
     assert page_size(read_pdf(response.content)) == A4
+
+
+@pytest.mark.parametrize(("width", "height", "paper", "automatic", "pages"), [
+    # 24 x 16 on A4: 2 map pages portrait, 4 landscape.
+    (24, 16, "a4", "portrait", {"portrait": 2, "landscape": 4}),
+    # On Letter both need 4: a tie prints portrait.
+    (24, 16, "letter", "portrait", {"portrait": 4, "landscape": 4}),
+    # A long, low map: 3 pages portrait, 2 landscape.
+    (30, 8, "a4", "landscape", {"portrait": 3, "landscape": 2}),
+])
+def test_map_sheet_takes_the_orientation_that_needs_fewer_pages(
+        gm: object, width: int, height: int, paper: str, automatic: str,
+        pages: dict[str, int]) -> None:
+    """Without ?landscape= the map sheet prints in the orientation that needs fewer pages
+    (portrait on a tie); ?landscape=0 or 1 still decides for one download. Every page of the
+    PDF (an overview, then the map's pages) has the chosen size."""
+    from django.test import Client
+    from django.urls import reverse
+
+    campaign = make_campaign(gm, slug=f"map-{width}x{height}", width=width, height=height,
+                             seed=5)
+    client = Client()
+    client.force_login(gm)  # type: ignore[arg-type]
+    url = reverse("campaign:print_sheet_pdf", args=[campaign.slug, "map"])
+    sizes = {"a4": A4, "letter": LETTER}[paper]
+    portrait, landscape = sizes, (sizes[1], sizes[0])
+    for query, orientation in (("", automatic), ("&landscape=0", "portrait"),
+                               ("&landscape=1", "landscape")):
+        response = client.get(f"{url}?paper={paper}{query}")
+        assert response.status_code == 200
+        reader = read_pdf(response.content)
+        assert len(reader.pages) == pages[orientation] + 1, (query, orientation)
+        expected = portrait if orientation == "portrait" else landscape
+        assert {page_size(reader, i) for i in range(len(reader.pages))} == {expected}, query
+    # The print page leaves the map's orientation to the map; its preview links back so.
+    page = client.get(reverse("campaign:print", args=[campaign.slug])).content.decode()
+    assert f"map/pdf/?paper={campaign.paper_size}&amp;eco=0" in page
+    preview = client.get(reverse("campaign:print_sheet", args=[campaign.slug, "map"])
+                         + f"?paper={paper}").content.decode()
+    assert f"map/pdf/?paper={paper}&amp;eco=0" in preview
+    assert f"{pdf.PAPERS[paper].label} {automatic}, colour" in preview
 
 
 def test_large_map_is_cut_into_overlapping_pages(gm: object) -> None:
@@ -112,11 +155,85 @@ def test_reference_sheet(sheets_world: SheetsWorld, sheet_url: Callable[..., str
     text = pdf_text(data)
     for needle in ("Orders", "Resolution", "Battle", "Reform", "Recall", "Tithe",
                    "MK-EXP-1", "2–7", "21/36", "8–9", "9/36", "11–12", "3/36",
-                   "Simple battles, step by step", "4'x4'", "8'x4'", "Village → City",
+                   "Kings of War games", "4'x4'", "8'x4'", "Village → City",
                    "1 gold + 1 food", "Capital City 3", "Village 1", "Win", "Draw", "Loss",
                    "MK-RESULT-1", "Regroup"):
         assert needle in text, needle
     assert "Wizard's quests" not in text and "Advanced modules" not in text
+    # Battles here are Kings of War games only: the Simple battles section is left out.
+    assert "Simple battles, step by step" not in text and "Wizard's Tower" not in text
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_reference_with_everything_on_fits_two_pages(sheets_world: SheetsWorld,
+                                                     sheet_url: Callable[..., str],
+                                                     paper: str) -> None:
+    world = sheets_world
+    world.campaign.options = {
+        **world.campaign.options, "module_terrain_recruit": True, "module_wizard_towers": True,
+        "module_artefacts": True, "allow_mode_per_battle": True, "simple_defence": "fixed",
+        "voluntary_unfed": False, "sealed_orders": False, "campaign_years": 4,
+        "strict_waterways": True, "lone_ship_takes_control": True}
+    world.campaign.save()
+    data = _get(world, "player", sheet_url(world, "reference", query=f"paper={paper}"))
+    assert len(read_pdf(data).pages) == 2
+    text = pdf_text(data)
+    for needle in ("Simple battles, step by step", "Kings of War games", "Terrain-restricted",
+                   "Wizard's quests", "Rare artefact (35–50 pts)", "Magical artefacts",
+                   "House rules", "Ships follow connected waterways"):
+        assert needle in text, needle
+
+
+def test_reference_exploration_with_wizards_towers(sheets_world: SheetsWorld,
+                                                   sheet_url: Callable[..., str]) -> None:
+    """MK-WIZ-1: with towers on, a double calls for a second roll and a second double makes a
+    tower, so every chance changes (the rules' own table: 1/36 tower, 123/216 empty...)."""
+    world = sheets_world
+    world.campaign.options = {**world.campaign.options, "module_wizard_towers": True}
+    world.campaign.save()
+    text = pdf_text(_get(world, "player", sheet_url(world, "reference")))
+    for row in ("2–7 Empty: control marker only 123/216", "8–9 Village 53/216",
+                "10 City 17/216", "11–12 Fortress 17/216", "Wizard's Tower 6/216"):
+        assert row in text, row
+    assert "21/36" not in text and "Wizard's quests MK-QUEST" in text
+
+
+def test_reference_of_a_simple_campaign_has_no_quests(sheets_world: SheetsWorld,
+                                                      sheet_url: Callable[..., str]) -> None:
+    """MK-QUEST-7: quests need Heroes, so a campaign of Simple battles has none; nor does it
+    need the Kings of War tables."""
+    world = sheets_world
+    world.campaign.options = {**world.campaign.options, "battle_mode": "simple",
+                              "module_wizard_towers": True}
+    world.campaign.save()
+    text = pdf_text(_get(world, "player", sheet_url(world, "reference")))
+    assert "Simple battles, step by step" in text and "Kings of War games" not in text
+    assert "Wizard's Tower 6/216" in text
+    assert "+1 for each full 100 points the Hero costs" not in text and "35–50" not in text
+    assert "Wizard's quests need Heroes" in text and "MK-QUEST-7" in text
+
+
+# Sentences of the published rules that an earlier wording followed too closely.
+BOOK_PHRASES = (
+    "pick a tile where you have an upright army or ship and an enemy has tokens",
+    "the first time a unit damages",
+    "+1 Unit Strength from the next battle",
+    "gains +1 Unit Strength from the next battle onwards",
+    "chooses a tile in which they have at least one upright army or ship",
+)
+
+
+def test_sheets_state_the_rules_in_their_own_words(sheets_world: SheetsWorld,
+                                                   sheet_url: Callable[..., str]) -> None:
+    world = sheets_world
+    world.campaign.options = {**world.campaign.options, "allow_mode_per_battle": True,
+                              "module_wizard_towers": True, "module_artefacts": True}
+    world.campaign.save()
+    for sheet, obj in (("reference", None), ("roster", world.red_army),
+                       ("battle", world.battle)):
+        text = pdf_text(_get(world, "gm", sheet_url(world, sheet, obj))).lower()
+        for phrase in BOOK_PHRASES:
+            assert phrase.lower() not in text, (sheet, phrase)
 
 
 def test_reference_shows_the_modules_and_house_rules_switched_on(
@@ -148,8 +265,12 @@ def test_kingdom_ledger(sheets_world: SheetsWorld, sheet_url: Callable[..., str]
     # Settlements, with what each could become and its cost.
     assert "→ city 1 gold + 1 food" in text and "→ fortress 2 gold" in text
     assert "→ village 1 gold" in text and "recruit an army 1 gold" in text
-    # Armies and upkeep: 2 armies, 1 food forecast.
+    # Armies and upkeep: 2 armies, 1 food forecast. In Kings of War battles an army's points
+    # are its list's (its living units); army #2 has no list yet.
     assert "Upkeep MK-FEED-1 2" in text and "1 army goes unfed" in text
+    armies = text.split("Armies and upkeep", 1)[1].split("Upkeep", 1)[0]
+    assert re.search(r"\b1 \d{4} upright 350 1\b", armies), armies
+    assert re.search(r"\b2 \d{4} on its side – 1\b", armies), armies
     # The last season's entries and room for tithes to both other kingdoms.
     assert "Last season's entries Year 1, winter" in text
     assert "Army #2 at" in text and "MK-RECRUIT-2" in text
@@ -167,7 +288,7 @@ def test_army_roster_with_units(sheets_world: SheetsWorld, sheet_url: Callable[.
     assert "Sea Guard Spearmen Regiment 130 2" in text
     assert "2 → 3 → 2" in text and "Blade of Slashing" in text and "Boots of Levitation" in text
     assert "Paladin Knights of the Order of the Radiant Dawn" in text
-    assert "(fights at 3)" in text and "(fights at 0)" in text
+    assert "fights at 3" in text and "fights at 0" in text
     assert "Routed an enemy" in text and "Was routed" in text
     assert "upright" in text and "on its side" in text
 
@@ -211,8 +332,25 @@ def test_simple_roster(sheets_world: SheetsWorld, sheet_url: Callable[..., str])
     assert "#1" in text and "500 5" in text and "#2" in text and "300 3" in text
     # 5 boxes per army row: 2 armies and 4 blank rows for recruits (6 allowed).
     assert text.count("100 100 100 100 100") == 6
+    assert "upright, defending" not in text
     preview = world.client("player").get(sheet_url(world, "simple-roster", world.red, pdf=False))
     assert preview.content.decode().count('class="pts lost"') == 2  # army #2 lost 200 points
+
+
+def test_simple_roster_defence_counts_defend_as_the_battle_packet_does(
+        sheets_world: SheetsWorld, sheet_url: Callable[..., str]) -> None:
+    """MK-SIMPLE-2/3: an upright 500-point army with a Defend order has Defence 6, on the
+    roster as on the battle packet (both ask battles.rules.mighty_kingdoms.simple_defence)."""
+    world = sheets_world
+    world.campaign.options = {**world.campaign.options, "battle_mode": "simple"}
+    world.campaign.save()
+    Army.objects.filter(pk=world.red_army.pk).update(defending=True)
+    Battle.objects.filter(pk=world.battle.pk).update(mode="simple")
+    roster = pdf_text(_get(world, "player", sheet_url(world, "simple-roster", world.red)))
+    assert "#1 " in roster and "upright, defending 500 6" in roster
+    assert "on its side 300 3" in roster
+    packet = pdf_text(_get(world, "player", sheet_url(world, "battle", world.battle)))
+    assert "Army #1 · upright, defending · 500 points · Defence 6" in packet
 
 
 def test_battle_packet(sheets_world: SheetsWorld, sheet_url: Callable[..., str]) -> None:
@@ -226,7 +364,8 @@ def test_battle_packet(sheets_world: SheetsWorld, sheet_url: Callable[..., str])
     assert "Blue" in text and "Attacker" in text and "Red" in text
     assert "4'x4'" in text and "1 against 1 upright army" in text
     assert "Blue took Defend" in text and "objective" in text  # Red's capital: the City row
-    assert "Sea Guard Spearmen" in text and "Army #1 · upright, defending" in text
+    assert "Sea Guard Spearmen" in text and "Red, army #1 · upright · 500 points" in text
+    assert "Army #1 · upright, defending · 500 points" in text  # Blue's, with no list
     assert "Army #2" not in text  # Red's second army is elsewhere
     result_url = "http://testserver" + sheets.battle_result_url(world.battle)
     assert str(world.battle.pk) in result_url and world.campaign.slug in result_url

@@ -240,14 +240,20 @@ def test_tile_url_wraps_tiles_in_links():
         render_svg(grid, views(grid), palette=PALETTE, tile_url="/tiles/")
 
 
+SHAPES = {"village": "circle", "city": "square", "fortress": "triangle"}
+
+
 @pytest.mark.parametrize(
-    "settlement, css",
-    [("village", "sv"), ("city", "sc"), ("fortress", "sf"), ("capital", "sk"), ("port", "sd")],
+    "settlement, shapes, css",
+    [("village", SHAPES, "sv"), ("city", SHAPES, "sc"), ("fortress", SHAPES, "sf"),
+     ("capital", SHAPES, "sk"), ("port", SHAPES, "sd"),
+     # Without the rule system's shapes a kind has no shape of its own: the small marker.
+     ("village", None, "sd"), ("capital", None, "sk")],
 )
-def test_each_settlement_kind_has_its_symbol(settlement, css):
+def test_each_settlement_kind_has_its_symbol(settlement, shapes, css):
     grid = HexGrid(1, 1)
     tile = TileView("0101", 0, 0, "plain", settlement=settlement)
-    svg = render_svg(grid, [tile], palette=PALETTE)
+    svg = render_svg(grid, [tile], palette=PALETTE, settlement_shapes=shapes)
     root = parse(svg)
     symbols = [el for el in root.iter(SVG_NS + "use") if el.get("class", "").startswith("s")]
     assert [el.get("class") for el in symbols] == [css]
@@ -361,8 +367,16 @@ def test_territory_map_draws_nodes_and_links():
     assert len(tile_groups(root)) == 4
     assert len(list(root.iter(SVG_NS + "line"))) == 3
     assert root.find(SVG_NS + "defs").find(SVG_NS + "circle").get("id").endswith("-t")
-    labels = [t.text for t in root.iter(SVG_NS + "text")]
+    texts = list(root.iter(SVG_NS + "text"))
+    labels = [t.text for t in texts if t.get("aria-hidden") is None]
     assert labels == sorted(grid.coords())
+    # Each name has a white rim for the links running under it: a white-stroked copy drawn
+    # first, since WeasyPrint draws no paint-order (its stroke would cover the letters).
+    assert "paint-order" not in svg
+    for rim, name in zip(texts[::2], texts[1::2]):
+        assert (rim.text, rim.get("aria-hidden"), rim.get("stroke"), rim.get("fill")) == (
+            name.text, "true", "#fff", "#fff")
+        assert name.get("stroke") is None and name.get("y") == rim.get("y")
     assert svg.count('stroke="#2f7fd8"') == 2  # North and West border East
     cropped = render_svg(grid, tiles, palette=PALETTE, only={"North", "East"})
     assert len(list(parse(cropped).iter(SVG_NS + "line"))) == 1
@@ -396,3 +410,39 @@ def test_rendering_is_deterministic():
     grid = HexGrid(5, 5, "pointy")
     tiles = views(grid, controller_colour="#123", markers=(Marker("1", "#fff"),))
     assert render_svg(grid, tiles, palette=PALETTE) == render_svg(grid, tiles, palette=PALETTE)
+
+
+def test_terrain_patterns_fill_explored_tiles_and_box_the_labels():
+    """A terrain may be filled with a pattern (black and white paper): explored tiles of it
+    take the pattern, defined once; a terrain patterned with None is plain white; unexplored
+    tiles keep their hatching; every label sits on a white box as wide as ``text_width``
+    says."""
+    from campaign.mapsvg import Pattern
+
+    grid = HexGrid(3, 1)
+    tiles = [TileView("0101", 0, 0, "forest"), TileView("0201", 1, 0, "plain"),
+             TileView("0301", 2, 0, "forest", explored=False)]
+    rings = Pattern("rings", 14, 12, '<circle cx="4" cy="4" r="2.3" fill="none" stroke="#555"/>')
+    svg = render_svg(grid, tiles, palette=PALETTE, eco=True,
+                     terrain_patterns={"forest": rings, "plain": None},
+                     text_width=lambda text: 2.0)
+    root = parse(svg)
+    defs = root.find(SVG_NS + "defs")
+    ids = [el.get("id") for el in defs.iter(SVG_NS + "pattern")]
+    assert ids.count("hkpat-rings") == 1 and len(ids) == 2  # and the unexplored hatching
+    forest, plain, hidden = tile_groups(root)
+    assert next(forest.iter(SVG_NS + "use")).get("fill") == "url(#hkpat-rings)"
+    assert next(plain.iter(SVG_NS + "use")).get("fill") == "#fff"
+    assert "url(#hk" in [u.get("fill") for u in hidden.iter(SVG_NS + "use")][1]  # hatching
+    font = float(root.find(SVG_NS + "g").get("font-size"))
+    for group in (forest, plain, hidden):
+        box = group.find(SVG_NS + "rect")
+        assert float(box.get("width")) == pytest.approx(2.3 * font, abs=0.1)
+        assert box.get("fill") == "#fff"
+    assert svg.index("<rect") < svg.index("<text")  # the box under the label
+    plain_svg = render_svg(grid, tiles, palette=PALETTE, eco=True)
+    assert "hkpat-" not in plain_svg
+    assert all(g.find(SVG_NS + "rect") is None for g in tile_groups(parse(plain_svg)))
+    with pytest.raises(ValueError):
+        Pattern('x"/><script>', 1, 1, "")
+

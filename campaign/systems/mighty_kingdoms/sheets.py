@@ -8,22 +8,27 @@ rules modules, so a sheet and the site can never disagree.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.http import Http404
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 
 from battles import services as army_lists
-from battles.models import Army, Battle, Ship
+from battles.models import Army, Battle, Ship, Unit
 from battles.rules import mighty_kingdoms as kow
 from campaign import mapview
 from campaign.access import Access
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.pdf import (
+    LEGEND_KEY_MM,
+    PT_MM,
     BookSection,
     GeneratedImage,
     PdfBook,
@@ -32,12 +37,18 @@ from campaign.pdf import (
     download_name,
     draw_tiles,
     fit_style,
+    legend_labels,
+    map_pages,
     paper_map,
+    running_title,
     sheet_pdf,
     swatch,
     text_area_mm,
+    text_lines,
+    text_width_mm,
 )
 from campaign.rules import mighty_kingdoms as mk
+from campaign.systems.mighty_kingdoms.advanced import quests_on
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger import pdf as ledger_sheets
 from ledger.models import Tithe
@@ -151,12 +162,20 @@ def _battle_label(battle: Battle) -> str:
 # --- shared bits --------------------------------------------------------------------------------
 
 
-def _base(access: Access, title: str) -> dict[str, Any]:
+def _base(access: Access, title: str, options: PrintOptions, heading: str,
+          heading_mm: float | None = None) -> dict[str, Any]:
+    """What every sheet shows: ``title`` names it (the browser's tab, the preview), ``heading``
+    is its big title, shrunk to fit ``heading_mm`` (the text width if None) and repeated,
+    shortened, at the top right of every page."""
     campaign = access.campaign
+    width = heading_mm if heading_mm is not None else text_area_mm(options)[0]
     return {
         "campaign": campaign,
         "access": access,
         "sheet_title": title,
+        "heading": heading,
+        "heading_style": fit_style(heading, width, size_pt=16, min_pt=10, bold=True),
+        "running_title": running_title(heading, options),
         "clock": campaign.clock_label(),
         "mk_options": mk.MKOptions.from_dict(campaign.options),
     }
@@ -184,23 +203,60 @@ def _army_state(army: Army) -> str:
 
 # --- map ----------------------------------------------------------------------------------------
 
-MAP_SIDEBAR_MM = 62  # the legend and kingdoms beside the map
-MAP_TITLE_MM = 24  # the title and caption above it
+MAP_SIDEBAR_MM = 64  # the legend and kingdoms beside the map (sheet.css .map-key)
+MAP_PAGE_TITLE_MM = 12  # the heading above each page of a cut map
+LEGEND_ROW_MM = 8.6  # a legend key (pdf.LEGEND_KEY_MM), its border and the gap under it
+KINGDOM_ROW_MM = 6.9  # a kingdom's row at least: its mark (sheet.css td.key svg) and padding
+_LINE_MM = 1.3 * PT_MM  # a line of text per point of its size (line-height 1.3)
 
 
-def map_context(access: Access, obj: None, options: PrintOptions, *,
-                base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
-    campaign = access.campaign
-    width, height = text_area_mm(options)
-    loaded = mapview.load_map(campaign)
-    # The legend and the kingdoms go beside the map or below it, whichever draws it larger. In
-    # the campaign book the map always fits one page: the map sheet is the one to play on.
-    rows = len(loaded.kingdoms)
-    paper = paper_map(campaign, options, areas=[
-        ("side", (width - MAP_SIDEBAR_MM - 4, height - MAP_TITLE_MM)),
-        ("below", (width, height - MAP_TITLE_MM - 22 - (8 + 6.2 * rows if rows else 0))),
-    ], page_area_mm=(width, height - MAP_TITLE_MM), loaded=loaded, one_page=in_book)
-    counts = Counter()
+_CUT_CAPTION = ("{clock} · overview of {pages} map pages. Neighbouring pages share one column or "
+                "row of tiles; on each page a dashed line marks where the next one starts. Tiles "
+                "on the pages are {tile} mm wide.")
+
+
+def _kingdoms_mm(rows: list[dict[str, Any]], width: float, *, narrow: bool) -> float:
+    """Height of the map's table of kingdoms ``width`` wide: its head, then a row per kingdom.
+    Narrow (beside the map), the holdings go under the name; else in a column of their own."""
+    if not rows:
+        return 0.0
+    name_mm = width - 30 - 2.6 if narrow else (width - 56) / 2 - 2.6
+    total = 6.0
+    for row in rows:
+        lines = text_lines(row["kingdom"].name, name_mm, 9) * 9 * _LINE_MM
+        holdings = (text_lines(row["holdings"], name_mm, 8.5) * 8.5 * _LINE_MM
+                    if row["holdings"] else 0.0)
+        total += max(KINGDOM_ROW_MM, 1.5 + (lines + holdings if narrow else max(lines, holdings)))
+    return total + 3
+
+
+def _map_areas(labels: list[str], rows: list[dict[str, Any]], width: float, room: float
+               ) -> list[tuple[str, tuple[float, float]]]:
+    """The room each layout of the map sheet leaves for the map: the legend and the kingdoms
+    beside it ("side", if both fit the page's height), the legend beside it and the kingdoms
+    below ("legend-side"), or both below it ("below")."""
+    legend_side = math.ceil(len(labels) / 2) * LEGEND_ROW_MM + 10
+    used, legend_rows = 0.0, 1 if labels else 0
+    for label in labels:
+        item = LEGEND_KEY_MM[0] + 1.2 + text_width_mm(label, 8.5) + 3.5
+        if used and used + item > width:
+            legend_rows += 1
+            used = 0.0
+        used += item
+    legend_below = legend_rows * LEGEND_ROW_MM + 6
+    beside = width - MAP_SIDEBAR_MM - 4
+    wide = _kingdoms_mm(rows, width, narrow=False)
+    areas = [("below", (width, max(room - legend_below - wide, room / 4)))]
+    if legend_side <= room - wide:
+        areas.insert(0, ("legend-side", (beside, room - wide)))
+    if legend_side + _kingdoms_mm(rows, MAP_SIDEBAR_MM, narrow=True) <= room:
+        areas.insert(0, ("side", (beside, room)))
+    return areas
+
+
+def _map_kingdoms(campaign: Campaign, loaded: Any) -> list[dict[str, Any]]:
+    """The map sheet's table of kingdoms: tiles, holdings, armies and ships of each."""
+    counts: Counter = Counter()
     settlements: dict[int, Counter] = {}
     capitals = {k.capital_tile_id for k in loaded.kingdoms.values()}
     for tile in Tile.objects.filter(map__campaign=campaign, controller__isnull=False).values(
@@ -214,11 +270,10 @@ def map_context(access: Access, obj: None, options: PrintOptions, *,
                      .values_list("kingdom_id", flat=True))
     ships = Counter(Ship.objects.filter(campaign=campaign, tile__isnull=False)
                     .values_list("kingdom_id", flat=True))
-    kingdoms = [
+    return [
         {
+            "pk": pk,
             "kingdom": kingdom,
-            "key": mark_safe(paper.kingdom_keys.get(pk, "")),
-            "name_style": fit_style(kingdom.name, 34 if paper.layout == "side" else 90),
             "tiles": counts[pk],
             "settlements": settlements.get(pk, Counter()),
             "holdings": _holdings_words(settlements.get(pk, Counter())),
@@ -229,14 +284,71 @@ def map_context(access: Access, obj: None, options: PrintOptions, *,
                                   key=lambda item: (item[1].order_position is None,
                                                     item[1].order_position or 0, item[1].name))
     ]
+
+
+def _map_room(campaign: Campaign, options: PrintOptions, loaded: Any,
+              kingdoms: list[dict[str, Any]]
+              ) -> tuple[list[tuple[str, tuple[float, float]]], tuple[float, float]]:
+    """The room the map sheet leaves for the map on this paper: for each layout (the legend and
+    the kingdoms beside the map, or below it, see ``_map_areas``), and on each page of a cut
+    map."""
+    width, height = text_area_mm(options)
+    title = f"Map of {campaign.name}"
+    title_pt = _style_pt(fit_style(title, width, size_pt=16, min_pt=10, bold=True), 16.0)
+    # The title, and the longer of the two captions (a cut map's), as they wrap.
+    above = (text_lines(title, width, title_pt, bold=True) * title_pt * 1.15 * PT_MM + 1.5
+             + text_lines(_CUT_CAPTION.format(clock=campaign.clock_label(), pages=9, tile=99),
+                          width, 8.5) * 8.5 * _LINE_MM + 3 + 2)
+    areas = _map_areas(legend_labels(campaign, loaded), kingdoms, width, height - above)
+    return areas, (width, height - MAP_PAGE_TITLE_MM)
+
+
+def map_orientation(access: Access, obj: None, options: PrintOptions) -> bool:
+    """The map sheet's automatic orientation on ``options``' paper: landscape when the map
+    needs fewer pages that way, else portrait (a map that fits one page either way, or needs
+    as many pages, prints portrait)."""
+    campaign = access.campaign
+    loaded = mapview.load_map(campaign)
+    kingdoms = _map_kingdoms(campaign, loaded)
+    pages = {}
+    for landscape in (False, True):
+        turned = replace(options, landscape=landscape)
+        areas, page_area = _map_room(campaign, turned, loaded, kingdoms)
+        pages[landscape] = map_pages(campaign, turned, areas=areas, page_area_mm=page_area,
+                                     loaded=loaded)
+    return pages[True] < pages[False]
+
+
+def map_context(access: Access, obj: None, options: PrintOptions, *,
+                base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    campaign = access.campaign
+    width, _height = text_area_mm(options)
+    loaded = mapview.load_map(campaign)
+    kingdoms = _map_kingdoms(campaign, loaded)
+    # The legend and the kingdoms go beside the map or below it, whichever draws it larger;
+    # beside it only if they fit the page's height. In the campaign book the map always fits
+    # one page: the map sheet is the one to play on.
+    title = f"Map of {campaign.name}"
+    areas, page_area = _map_room(campaign, options, loaded, kingdoms)
+    paper = paper_map(campaign, options, areas=areas, page_area_mm=page_area, loaded=loaded,
+                      one_page=in_book)
+    name_mm = MAP_SIDEBAR_MM - 30 if paper.layout == "side" else (width - 56) / 2
+    for row in kingdoms:
+        row["key"] = mark_safe(paper.kingdom_keys.get(row["pk"], ""))
+        row["name_style"] = fit_style(row["kingdom"].name, name_mm, size_pt=9, min_pt=7)
     return {
-        **_base(access, "Map"),
+        **_base(access, "Map", options, title),
+        "cut_caption": _CUT_CAPTION.format(clock=campaign.clock_label(), pages=len(paper.pages),
+                                           tile=f"{paper.tile_mm:.0f}"),
         "paper": paper,
         "pages": [{"page": p, "image": GeneratedImage(p.svg)} for p in paper.pages],
         "overview": GeneratedImage(paper.overview),
         "legend": [{"svg": mark_safe(i.svg), "label": i.label} for i in paper.legend],
         "kingdoms": kingdoms,
+        "narrow_kingdoms": paper.layout == "side",
         "game_map": loaded.game_map,
+        # A territory map has no grid of numbered tiles to describe.
+        "territory": loaded.game_map.kind == "territory",
     }
 
 
@@ -259,25 +371,54 @@ def map_pdf(access: Access, obj: None, options: PrintOptions, *,
 # --- reference ----------------------------------------------------------------------------------
 
 
-def _two_dice_chance(low: int, high: int) -> str:
-    ways = sum(1 for a, b in product(range(1, 7), repeat=2) if low <= a + b <= high)
-    return f"{ways}/36"
+def _hit_chance(defence: int) -> str:
+    """MK-SIMPLE-5: a die hits when it rolls the army's Defence or more."""
+    return f"{sum(1 for die in range(1, 7) if die >= defence)}/6"
+
+
+def _exploration_chances(wizard_towers: bool) -> dict[str, Fraction]:
+    """MK-EXP-1, MK-WIZ-1: the chance of each exploration result, from the rule itself over
+    every roll (and every second roll after a double when the towers module is on)."""
+    ways: Counter = Counter()
+    faces = list(product(range(1, 7), repeat=2))
+    for d1, d2 in faces:
+        if mk.exploration_needs_reroll(d1, d2, wizard_towers):
+            for again in faces:
+                ways[mk.exploration_result(d1, d2, again, wizard_towers)] += 1
+        else:
+            ways[mk.exploration_result(d1, d2, None, wizard_towers)] += len(faces)
+    return {result: Fraction(count, len(faces) ** 2) for result, count in ways.items()}
+
+
+def _fraction(value: Fraction, over: int) -> str:
+    """``value`` as a fraction with denominator ``over`` (21/36, 53/216)."""
+    ways = value * over
+    if ways.denominator != 1:
+        raise ValueError(f"{value} is not a whole number of {over}ths.")
+    return f"{ways.numerator}/{over}"
 
 
 def reference_context(access: Access, obj: None, options: PrintOptions, *,
                       base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
     campaign = access.campaign
     opts = mk.MKOptions.from_dict(campaign.options)
+    towers = opts.module_wizard_towers
+    chances = _exploration_chances(towers)
     exploration = [
         {"roll": f"{low}–{high}" if low != high else str(low),
          "result": {mk.EXPLORE_EMPTY: "Empty: control marker only"}.get(result,
                                                                        result.capitalize()),
-         "chance": _two_dice_chance(low, high)}
+         "chance": _fraction(chances[result], 216 if towers else 36)}
         for low, high, result in mk.EXPLORATION_TABLE
     ]
+    if towers:
+        exploration.append({"roll": "double, then double", "result": "Wizard's Tower",
+                            "chance": _fraction(chances[mk.EXPLORE_TOWER], 216)})
     defence = [
-        {"points": points, "defence": points // 100, "defending": points // 100 + 1,
-         "hit": f"{7 - points // 100}/6", "hit_defending": f"{max(0, 6 - points // 100)}/6"}
+        {"points": points, "defence": kow.simple_defence(points),
+         "defending": kow.simple_defence(points, defending=True),
+         "hit": _hit_chance(kow.simple_defence(points)),
+         "hit_defending": _hit_chance(kow.simple_defence(points, defending=True))}
         for points in range(mk.STARTING_ARMY_POINTS, 0, -100)
     ]
     boards = [
@@ -288,7 +429,8 @@ def reference_context(access: Access, obj: None, options: PrintOptions, *,
     for row, allowance in kow.DEFENCE_ALLOWANCES.items():
         parts = []
         if allowance.adjust_pieces:
-            parts.append(f"add, remove or move {allowance.adjust_pieces} terrain piece")
+            parts.append(f"move, take away or set down {allowance.adjust_pieces} piece of "
+                         "terrain")
         if allowance.blocking_or_difficult:
             parts.append(f"up to {allowance.blocking_or_difficult} blocking/difficult")
         if allowance.obstacles:
@@ -328,7 +470,7 @@ def reference_context(access: Access, obj: None, options: PrintOptions, *,
                 "on" if value is True else "off" if value is False else value)
             house_rules.append({"label": spec.label, "value": shown, "rule": spec.rule_id})
     return {
-        **_base(access, "Rules reference"),
+        **_base(access, "Rules reference", options, "Rules reference: Mighty Kingdoms"),
         "opts": opts,
         "summer_phases": list(mk.SUMMER_PHASE_NAMES.items()),
         "winter_phases": list(mk.WINTER_PHASE_NAMES.items()),
@@ -344,6 +486,8 @@ def reference_context(access: Access, obj: None, options: PrintOptions, *,
         "recruit_cost": _cost(economy.RECRUIT_COST),
         "deploy": deploy,
         "quest": quest,
+        # MK-QUEST-7, MK-AMB-22: quests need Heroes, so only Kings of War campaigns have them.
+        "quests": quests_on(opts),
         "house_rules": house_rules,
         "max_armies": opts.max_armies,
         "start_points": mk.STARTING_ARMY_POINTS,
@@ -389,6 +533,18 @@ def _purchase_words(option: economy.PurchaseOption) -> str:
     return words + (" (disband one first)" if option.needs_disband else "")
 
 
+def _army_points(campaign: Campaign, armies: list[Army]) -> dict[int, int | None]:
+    """Each army's points as the ledger prints them: its Simple roster's (MK-SETUP-6) where
+    Simple battles are fought, else its Kings of War list's living units (None: no list yet)."""
+    if army_lists.simple_rosters(campaign):
+        return {army.pk: army.points for army in armies}
+    listed = dict(Unit.objects.filter(army_list__army__in=[a.pk for a in armies],
+                                      destroyed_reason="")
+                  .values_list("army_list__army_id").annotate(total=Sum("points"))
+                  .values_list("army_list__army_id", "total"))
+    return {army.pk: listed.get(army.pk) for army in armies}
+
+
 def ledger_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
                    base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
     campaign = access.campaign
@@ -400,6 +556,7 @@ def ledger_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
     stock_now = ledger_sheets.balances(kingdom, RESOURCES)
     stock = economy.Resources(stock_now["gold"], stock_now["food"])
     army_rows = _kingdom_armies(kingdom)
+    points = _army_points(campaign, army_rows)
     ship_rows = list(Ship.objects.filter(kingdom=kingdom).select_related("tile"))
     docked = frozenset(s.tile.label for s in ship_rows if s.tile is not None)
     winter = economy.KingdomWinter(rules_kingdom, stock, tuple(state.armies_of(kingdom.pk)),
@@ -428,6 +585,8 @@ def ledger_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
     ]
     upkeep = economy.food_needed(len(army_rows))
     season = ledger_sheets.last_season(kingdom)
+    width = text_area_mm(options)[0]
+    half = (width - 5) / 2  # a column (sheet.css .cols-2)
     others = [k for k in _kingdoms(access) if k.pk != kingdom.pk]
     tithes: dict[int, dict[str, int]] = {}
     for tithe in Tithe.objects.filter(Q(giver=kingdom) | Q(receiver=kingdom),
@@ -439,17 +598,18 @@ def ledger_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
         entry[f"{prefix}_gold"] += tithe.gold
         entry[f"{prefix}_food"] += tithe.food
     return {
-        **_base(access, f"Kingdom ledger: {kingdom.name}"),
+        **_base(access, f"Kingdom ledger: {kingdom.name}", options, f"{kingdom.name}: ledger",
+                width - 45),
         "kingdom": kingdom,
         "kingdom_swatch": swatch(kingdom.colour, options.eco),
-        "name_style": fit_style(f"{kingdom.name}: ledger", 120, size_pt=16, min_pt=10),
         "race": _race(access, kingdom),
         "player": kingdom.player.user.get_username() if kingdom.player_id else "",
         "stock": stock_now,
         "income": income,
         "forecast": forecast,
         "settlement_groups": settlement_groups,
-        "armies": [{"army": a, "state": _army_state(a)} for a in army_rows],
+        "armies": [{"army": a, "state": _army_state(a), "points": points[a.pk]}
+                   for a in army_rows],
         "ships": ship_rows,
         "upkeep": upkeep,
         "food_after_upkeep": forecast.food - upkeep,
@@ -458,10 +618,12 @@ def ledger_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
         "season": season,
         "season_totals": {r: season.total(r) for r in RESOURCES} if season else {},
         "tithe_rows": [{"kingdom": k, "swatch": swatch(k.colour, options.eco),
+                        "name_style": fit_style(k.name, half * 0.52 - 7, size_pt=9.5,
+                                                min_pt=7),
                         **tithes.get(k.pk, {})} for k in others],
-        # The entries go under the shorter of the two columns beside them: the tithes (one row
-        # per other kingdom) or the winter tally (five rows).
-        "entries_left": len(others) < 6,
+        # The season's entries go beside the tithes and the winter tally while they are about
+        # as long; a longer list goes under both, across the page, free to run on.
+        "entries_wide": len(season.entries) > max(12, len(others) + 9) if season else False,
         "capacity": sum(limits.values()),
     }
 
@@ -475,14 +637,29 @@ def ledger_pdf(access: Access, kingdom: Kingdom, options: PrintOptions, *,
 
 # --- rosters ------------------------------------------------------------------------------------
 
-ROSTER_ROW_MM = 8.0  # a written-in roster row (static/css/sheet.css table.roster td.write)
-ROSTER_FIXED_MM = 135  # the roster's title block, table head, note and notes lines
+# The roster's units table (templates/print/mk_army_roster.html colgroup), as fractions of the
+# text width, and the heights its rows print at (measured from WeasyPrint's layout).
+ROSTER_COLUMNS = {"name": 0.31, "type": 0.11, "us": 0.09, "history": 0.11, "item": 0.18}
+ROSTER_ROW_MM = 8.95  # a written-in row (sheet.css table.roster td.write and its padding)
+UNIT_ROW_MM = 6.1  # a unit's row of one line, tick boxes included
+CELL_PAD_MM = 2.6  # a cell's padding, left and right
+# Everything on a roster besides its title block and its rows: the state line, the "Units"
+# heading, the table's head and the note and notes lines under it.
+ROSTER_FIXED_MM = 86.0
+ROSTER_SPARE_MM = 4.0  # kept free at the foot of the page
+TABLE_PT = 9.5  # sheet.css table
+SMALL_PT = 8.5  # sheet.css .small
 
 
-def _unit_rows(units: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The battles app's unit dicts, with what the sheets add: shrink-to-fit, the value a unit
-    fights at (MK-US-6) and its Unit Strength from the base on (MK-US-4/5). Units destroyed
-    come last."""
+def _unit_rows(units: list[dict[str, Any]], width_mm: float, name_part: float,
+               item_part: float, *, size_pt: float = TABLE_PT, lines: int = 2
+               ) -> list[dict[str, Any]]:
+    """The battles app's unit dicts, with what the sheets add: shrink-to-fit for a name and a
+    magic item (in columns ``name_part`` and ``item_part`` of ``width_mm``, set at ``size_pt``
+    in up to ``lines`` lines), the value a unit fights at (MK-US-6) and its Unit Strength from
+    the base on (MK-US-4/5). Units destroyed come last."""
+    name_mm = width_mm * name_part - CELL_PAD_MM
+    item_mm = width_mm * item_part - CELL_PAD_MM
     rows = []
     for unit in sorted(units, key=lambda u: bool(u.get("destroyed"))):
         total = unit["unit_strength"]
@@ -492,8 +669,8 @@ def _unit_rows(units: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows.append({
             **unit,
             "item": item,
-            "name_style": fit_style(unit["name"], 2 * 58, size_pt=10, min_pt=7.5),
-            "item_style": fit_style(item, 2 * 34, size_pt=10, min_pt=7.5),
+            "name_style": fit_style(unit["name"], lines * name_mm, size_pt=size_pt, min_pt=7),
+            "item_style": fit_style(item, lines * item_mm, size_pt=size_pt, min_pt=7),
             "battle_us": kow.battle_unit_strength(total) if total is not None else None,
             "history": " → ".join(str(v) for v in history),
             "destroyed": bool(unit.get("destroyed")),
@@ -501,31 +678,71 @@ def _unit_rows(units: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _roster_rows(options: PrintOptions) -> int:
-    """Unit rows that fill one page of this paper, written-in rows included."""
-    return int((text_area_mm(options)[1] - ROSTER_FIXED_MM) // ROSTER_ROW_MM)
+def _style_pt(style: str, default: float) -> float:
+    """The font size a ``fit_style`` sets, or ``default``."""
+    return float(style.removeprefix("font-size:").removesuffix("pt")) if style else default
+
+
+def _lines_mm(text: str, width_mm: float, size_pt: float, *, bold: bool = False) -> float:
+    return text_lines(text, width_mm, size_pt, bold=bold) * size_pt * _LINE_MM
+
+
+def _roster_row_mm(unit: dict[str, Any], width_mm: float) -> float:
+    """How tall a unit's row prints: its tallest cell, as the text wraps in its column."""
+    column = {key: width_mm * part - CELL_PAD_MM for key, part in ROSTER_COLUMNS.items()}
+    name = unit["name"] + (" [1]" if unit.get("living_legend") else "")
+    if unit["destroyed"]:
+        name += " (destroyed)"
+    # "fights at 3" goes under the Unit Strength, on a line of its own (7.5 pt).
+    fights = unit["unit_strength"] is not None and unit["battle_us"] != unit["unit_strength"]
+    tallest = max(
+        _lines_mm(name, column["name"], _style_pt(unit["name_style"], TABLE_PT)),
+        _lines_mm(unit["unit_type"] or "", column["type"], TABLE_PT),
+        TABLE_PT * _LINE_MM + (7.5 * _LINE_MM if fights else 0),
+        _lines_mm(unit["history"], column["history"], SMALL_PT),
+        _lines_mm(unit["item"], column["item"], _style_pt(unit["item_style"], TABLE_PT)),
+    )
+    return max(UNIT_ROW_MM, tallest + 1.7)
+
+
+def _title_mm(title: str, style: str, army_name: str, army_name_style: str, width_mm: float
+              ) -> float:
+    """The title block of a roster: the big title as it wraps, the army's name, the line under
+    them; never less than the token and facts beside them."""
+    size = _style_pt(style, 16.0)
+    text = (text_lines(title, width_mm, size, bold=True) * size * 1.15 * PT_MM + 1.5
+            + (_lines_mm(army_name, width_mm, _style_pt(army_name_style, 11.0))
+               if army_name else 0.0) + 10 * _LINE_MM)
+    return max(19.2, text) + 3.5
 
 
 def army_roster_context(access: Access, army: Army, options: PrintOptions, *,
                         base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
-    units = _unit_rows(army_lists.army_units(army))
+    width, height = text_area_mm(options)
+    units = _unit_rows(army_lists.army_units(army), width, ROSTER_COLUMNS["name"],
+                       ROSTER_COLUMNS["item"])
     listed = sum(u["points"] or 0 for u in units if not u["destroyed"])
     kingdom = army.kingdom
+    title = f"{kingdom.name}: army #{army.number}"
+    base = _base(access, f"Army roster: {kingdom.name} #{army.number}", options, title, 110)
+    army_name_style = fit_style(army.name, 110, size_pt=11)
+    # On its own a roster fills its page with rows to write in, as many as the units leave
+    # room for (at least four); the book keeps two.
+    room = (height - _title_mm(title, base["heading_style"], army.name, army_name_style, 110)
+            - ROSTER_FIXED_MM - ROSTER_SPARE_MM - sum(_roster_row_mm(u, width) for u in units))
+    blank = 2 if in_book else max(4, int(room // ROSTER_ROW_MM))
     return {
-        **_base(access, f"Army roster: {kingdom.name} #{army.number}"),
+        **base,
         "army": army,
         "kingdom": kingdom,
         "kingdom_swatch": swatch(kingdom.colour, options.eco),
-        "name_style": fit_style(f"{kingdom.name}: army #{army.number}", 110, size_pt=16,
-                                min_pt=10),
-        "army_name_style": fit_style(army.name, 110, size_pt=11),
+        "army_name_style": army_name_style,
         "race": _race(access, kingdom),
         "state": _army_state(army),
         "units": units,
         "list_points": listed if units else None,
         "points_limit": kow.ARMY_POINTS_LIMIT,
-        # On its own a roster fills its page with rows to write in; the book keeps two.
-        "blank_rows": range(2 if in_book else max(4, _roster_rows(options) - len(units))),
+        "blank_rows": range(blank),
         "in_book": in_book,
         "ship": Ship.objects.filter(paired_army=army).first(),
     }
@@ -549,16 +766,17 @@ def simple_roster_context(access: Access, kingdom: Kingdom, options: PrintOption
         rows.append({
             "army": army,
             "state": _army_state(army),
-            "defence": army.points // 100,
+            # The battle packet's rule: +1 while it holds a Defend order (MK-SIMPLE-2/3).
+            "defence": kow.simple_defence(army.points, army.defending),
             "boxes": [{"lost": i >= left} for i in range(boxes)],
         })
     own = _own_kingdom(access, kingdom)
     blank = max(0, opts.max_armies - len(armies)) if own else 0
     return {
-        **_base(access, f"Simple roster: {kingdom.name}"),
+        **_base(access, f"Simple roster: {kingdom.name}", options,
+                f"{kingdom.name}: Simple roster", text_area_mm(options)[0] - 45),
         "kingdom": kingdom,
         "kingdom_swatch": swatch(kingdom.colour, options.eco),
-        "name_style": fit_style(f"{kingdom.name}: Simple roster", 130, size_pt=16, min_pt=10),
         "rows": rows,
         "total_points": sum(row["army"].points for row in rows),
         "blank_rows": [range(boxes)] * max(blank, 2 if own else 0),
@@ -571,9 +789,10 @@ def simple_roster_context(access: Access, kingdom: Kingdom, options: PrintOption
 def kingdom_rosters_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
                             base_url: str | None = None,
                             in_book: bool = False) -> dict[str, Any]:
+    width = text_area_mm(options)[0]
     armies = []
     for army in _visible_armies(access, kingdom):
-        units = _unit_rows(army_lists.army_units(army))
+        units = _unit_rows(army_lists.army_units(army), width, 0.33, 0.22)
         armies.append({
             "army": army,
             "state": _army_state(army),
@@ -582,10 +801,10 @@ def kingdom_rosters_context(access: Access, kingdom: Kingdom, options: PrintOpti
                             if units else None),
         })
     return {
-        **_base(access, f"Rosters: {kingdom.name}"),
+        **_base(access, f"Rosters: {kingdom.name}", options, f"{kingdom.name}: armies",
+                width - 30),
         "kingdom": kingdom,
         "kingdom_swatch": swatch(kingdom.colour, options.eco),
-        "name_style": fit_style(f"{kingdom.name}: armies", 130, size_pt=16, min_pt=10),
         "race": _race(access, kingdom),
         "armies": armies,
         "complete": _own_kingdom(access, kingdom),
@@ -635,21 +854,28 @@ def qr_svg(url: str, size_mm: float = 30) -> str:
 
 
 def _side(access: Access, battle: Battle, fighting: list[Army], kingdom: Kingdom,
-          role: str) -> dict[str, Any]:
+          role: str, width: float) -> dict[str, Any]:
     armies = [army for army in fighting if army.kingdom_id == kingdom.pk]
     ships = list(Ship.objects.filter(kingdom=kingdom, tile=battle.tile).order_by("number"))
     rows = []
     for army in armies:
         visible = army_lists.roster_visible(access, army)
-        units = [u for u in _unit_rows(army_lists.army_units(army)) if not u["destroyed"]]
+        # One line a unit: the packet holds two armies of eight units on a page.
+        units = [u for u in _unit_rows(army_lists.army_units(army), width, 0.38, 0.20,
+                                       size_pt=8.8, lines=1)
+                 if not u["destroyed"]]
         rows.append({"army": army, "state": _army_state(army), "visible": visible,
                      "units": units if visible else [],
                      "defence": kow.simple_defence(army.points, army.defending)})
+    half = (width - 5) / 2  # a column of the packet's top (sheet.css .cols-2)
     return {
         "role": role,
         "kingdom": kingdom,
         "swatch": swatch(kingdom.colour, access.campaign.eco_print),
-        "name_style": fit_style(kingdom.name, 80, size_pt=12, min_pt=8),
+        "name_style": fit_style(kingdom.name, width - 8 - text_width_mm(f"· {role}", 8.5),
+                                size_pt=12, min_pt=8, bold=True),
+        "result_style": fit_style(kingdom.name, half - 20, size_pt=10, min_pt=7),
+        "army_style": fit_style(kingdom.name, width * 0.55, size_pt=8.5, min_pt=7, bold=True),
         "armies": rows,
         "ships": ships,
         "upright": sum(1 for a in armies if not a.on_side),
@@ -662,9 +888,10 @@ def battle_packet_context(access: Access, battle: Battle, options: PrintOptions,
     campaign = access.campaign
     tile = battle.tile
     fighting = army_lists.battle_armies(battle)
+    width = text_area_mm(options)[0]
     sides = [_side(access, battle, fighting, battle.chooser,
-                   "Attacker: chose the battle (MK-BSEL-6)"),
-             _side(access, battle, fighting, battle.opponent, "Opponent")]
+                   "Attacker: chose the battle (MK-BSEL-6)", width),
+             _side(access, battle, fighting, battle.opponent, "Opponent", width)]
     for side in sides:
         side["swatch"] = swatch(side["kingdom"].colour, options.eco)
     board = None
@@ -674,10 +901,6 @@ def battle_packet_context(access: Access, battle: Battle, options: PrintOptions,
     settlement = "capital" if capital and tile.settlement == "city" else tile.settlement
     defending = [s["kingdom"].pk for s in sides if s["defending"]]
     benefit = kow.defended_tile_benefit(settlement, tile.controller_id, defending)
-    allowance_rows = []
-    for row, allowance in kow.DEFENCE_ALLOWANCES.items():
-        allowance_rows.append({"row": row, "allowance": allowance,
-                               "this": benefit is not None and benefit.allowance.row == row})
     loaded = mapview.load_map(campaign)
     grid = loaded.grid
     near = {tile.label}
@@ -687,15 +910,19 @@ def battle_packet_context(access: Access, battle: Battle, options: PrintOptions,
             label = by_pos.get(grid.step(tile.q, tile.r, d))
             if label:
                 near.add(label)
-    crop, crop_w, crop_h = draw_tiles(campaign, loaded, near, eco=options.eco, scale=0.6,
+    crop, crop_w, crop_h = draw_tiles(campaign, loaded, near, eco=options.eco, scale=0.5,
                                       highlight=tile.label)
-    if crop_w > 72:
+    if crop_w > 58 or crop_h > 56:
         crop, crop_w, crop_h = draw_tiles(campaign, loaded, near, eco=options.eco,
-                                          scale=0.6 * 72 / crop_w, highlight=tile.label)
+                                          scale=0.5 * min(58 / crop_w, 56 / crop_h),
+                                          highlight=tile.label)
     result_path = battle_result_url(battle)
     result_url = (base_url or "").rstrip("/") + result_path if base_url else result_path
+    title = f"Battle at {tile.label}" + (f" · {tile.name}" if tile.name else "")
+    benefit_kingdom = next((s["kingdom"] for s in sides
+                            if benefit and s["kingdom"].pk == benefit.kingdom), None)
     return {
-        **_base(access, f"Battle packet: {tile.label}"),
+        **_base(access, f"Battle packet: {tile.label}", options, title, width - 34),
         "battle": battle,
         "tile": tile,
         "settlement": _SETTLEMENT_NAMES.get(settlement or "", settlement) if settlement else "none",
@@ -703,9 +930,9 @@ def battle_packet_context(access: Access, battle: Battle, options: PrintOptions,
         "sides": sides,
         "board": board,
         "benefit": benefit,
-        "benefit_kingdom": next((s["kingdom"] for s in sides
-                                 if benefit and s["kingdom"].pk == benefit.kingdom), None),
-        "allowance_rows": allowance_rows,
+        "benefit_kingdom": benefit_kingdom,
+        "benefit_style": (fit_style(benefit_kingdom.name, (width - 5) / 2 - 3, size_pt=10,
+                                    min_pt=7, bold=True) if benefit_kingdom else ""),
         "crop": GeneratedImage(crop),
         "crop_w": crop_w,
         "crop_h": crop_h,
@@ -737,7 +964,7 @@ def chronicle_context(access: Access, obj: None, options: PrintOptions, *,
     year = access.campaign.year
     events = list(visible_events(access).filter(year=year).defer("changes").order_by("seq"))
     return {
-        **_base(access, f"Chronicle of year {year}"),
+        **_base(access, f"Chronicle of year {year}", options, f"Chronicle of year {year}"),
         "year": year,
         "events": events,
     }
@@ -755,7 +982,8 @@ MAP = PdfSheet(
     slug="map", title="Map", template="print/map.html", context=map_context,
     filename=lambda access, obj: download_name(access.campaign.slug, "map",
                                                f"year-{access.campaign.year}"),
-    landscape=True, pdf=map_pdf,
+    # Landscape in the campaign book; a download takes the orientation that needs fewer pages.
+    landscape=True, orientation=map_orientation, pdf=map_pdf,
     description="The campaign map with hex labels, legend and kingdoms; large maps are cut "
                 "into overlapping pages with an overview.",
 )
