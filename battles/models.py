@@ -17,7 +17,8 @@ class Army(models.Model):
     tile = models.ForeignKey(
         Tile, null=True, blank=True, on_delete=models.SET_NULL, related_name="armies"
     )
-    # Simple-battles roster points (MK-SETUP-6): 500 at recruit, only ever going down.
+    # Simple-battles roster points (MK-SETUP-6, MK-RECRUIT-3): 500 at recruit, only ever going
+    # down: nothing restores lost points (MK-SIMPLE-11).
     points = models.PositiveSmallIntegerField(default=500)
     on_side = models.BooleanField(default=False)
     defending = models.BooleanField(default=False)

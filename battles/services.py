@@ -66,6 +66,11 @@ def is_removed(army: Army) -> bool:
     return bool((army.data or {}).get("removed"))
 
 
+def is_allied_list(army_list: ArmyList | None) -> bool:
+    """MK-RECRUIT-5: a fixed list marked allied makes its army the kingdom's allied army."""
+    return army_list is not None and army_list.is_fixed and army_list.allied
+
+
 def list_of(army: Army) -> ArmyList | None:
     """The army's list, or None (no query when loaded with ``select_related("army_list")``)."""
     try:
@@ -263,8 +268,9 @@ def _kingdom_context(army: Army) -> tuple[list[mkb.ArmyList], int]:
     lists = []
     non_allied = 0
     for other in others:
-        other_list = list_of(other)
-        allied = other.is_allied or bool(other_list and other_list.allied)
+        # A draft's allied mark is only a plan: it counts once the list is fixed (or the army
+        # was recruited as the allied army, MK-RECRUIT-5).
+        allied = other.is_allied or is_allied_list(list_of(other))
         non_allied += not allied
         lists.append(mkb.ArmyList(f"#{other.number}", tuple(units[other.pk]), allied))
     return lists, non_allied
@@ -293,7 +299,8 @@ def list_problems(army: Army, entries: Sequence[mkb.UnitEntry], *,
     """Every reason the list ``entries`` may not be fixed for ``army`` (empty when it may):
     MK-SETUP-6 (500 points, no allies, army #1 is the starting army), MK-RECRUIT-4/5 (Living
     Legends and magic items once per kingdom, the allied army), MK-ADV-2..5 when the module is
-    on, and a base Unit Strength for every unit so it can be tracked (MK-US-5)."""
+    on (winter recruits only, MK-RECRUIT-9, MK-AMB-24), and a base Unit Strength for every unit
+    so it can be tracked (MK-US-5)."""
     starting = army.number == 1
     others, non_allied = _kingdom_context(army)
     advanced, monsters, war_machines = _terrain_allowance(army, starting)
@@ -337,12 +344,18 @@ def _lock(army: Army) -> tuple[Campaign, Army]:
 
 
 def _editable_list(campaign: Campaign, army: Army) -> ArmyList | None:
+    """The army's draft list (None before its first unit), or a refusal: a fixed list, and a
+    list a battle has revealed, change only through losses (MK-SETUP-6/7, MK-RECRUIT-6)."""
     if not lists_in_use(campaign):
         raise ServiceError("This campaign fights Simple battles: armies have points rosters, "
                            "not army lists (MK-SETUP-6).")
     if is_removed(army):
         raise ServiceError(f"Army #{army.number} has left play; its list cannot change.")
     army_list = list_of(army)
+    if army_list is not None and army_list.revealed_at_battle_id is not None:
+        raise ServiceError(f"Army #{army.number} has fought: its list was revealed and fixed "
+                           "with the battle, and only losses change it now (MK-SETUP-7, "
+                           "MK-RECRUIT-6).")
     if army_list is not None and army_list.is_fixed:
         raise ServiceError(f"The list of army #{army.number} is fixed: only losses change it "
                            "now (MK-SETUP-6, MK-RECRUIT-6).")
@@ -462,6 +475,9 @@ def remove_unit(unit: Unit, user: Any) -> None:
 
 def _set_details(rec: Recorder, army: Army, army_list: ArmyList, race: str | None,
                  allied: bool | None, **extra: Any) -> None:
+    """The list's name and allied mark (and ``extra`` fields). The army token becomes the
+    kingdom's allied army only when the list is fixed (``fixed_at`` in ``extra``): a draft's
+    mark is a plan that counts for nothing yet (MK-RECRUIT-5)."""
     values: dict[str, Any] = dict(extra)
     if race is not None and race.strip() != army_list.race:
         values["race"] = race.strip()[:80]
@@ -469,7 +485,7 @@ def _set_details(rec: Recorder, army: Army, army_list: ArmyList, race: str | Non
         values["allied"] = allied
     if values:
         rec.update(army_list, **values)
-    if army_list.allied != army.is_allied:
+    if army_list.is_fixed and army_list.allied != army.is_allied:
         rec.update(army, is_allied=army_list.allied)
 
 
@@ -504,7 +520,8 @@ def write_army_list(army: Army, entries: Sequence[mkb.UnitEntry], user: Any, *,
         verb = "writes and fixes" if fix else "writes"
         summary = (f"{army.kingdom.name} {verb} the list of army #{army.number}: "
                    f"{len(entries)} unit{'s' if len(entries) != 1 else ''}, {points} points"
-                   + (" (MK-SETUP-6)." if fix else "."))
+                   + ((" (MK-SETUP-6)." if army.number == 1 else " (MK-RECRUIT-4).")
+                      if fix else "."))
         with _list_event(campaign, user, army,
                          "army_list.fixed" if fix else "army_list.written", summary) as rec:
             army_list = _draft(rec, campaign, army)
@@ -743,27 +760,89 @@ def artefacts_after_result(rec: Recorder, battle: Battle, results: dict[int, str
             + capital_artefacts_taken(rec, battle, battle.tile, *control))
 
 
+def artefacts_of_removed(rec: Recorder, battle: Battle, army_ids: Iterable[int],
+                         results: dict[int, str]) -> list[str]:
+    """MK-ART-5..7, MK-AMB-37: the artefacts still carried by units of the armies ``battle``
+    took off the map (``mkb.destroyed_carrier_artefact`` says where each goes). Returns the
+    sentences for the chronicle."""
+    if not mk.MKOptions.from_dict(battle.campaign.options).module_artefacts:
+        return []
+    carried = list(Artefact.objects.filter(
+        campaign=battle.campaign, holder_unit__army_list__army__in=list(army_ids),
+    ).select_related("holder_unit__army_list__army").order_by("name"))
+    if not carried:
+        return []
+    winner = next((pk for pk, result in results.items() if result == mkb.Result.WIN.value), None)
+    kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=battle.campaign)}
+    capitals = {pk: holds_capital(k) for pk, k in kingdoms.items()}
+    notes = []
+    for artefact in carried:
+        unit = artefact.holder_unit
+        assert unit is not None
+        owner = unit.army_list.army.kingdom_id
+        holder, captured = mkb.destroyed_carrier_artefact(
+            mkb.ArtefactHolder(owner, str(unit.pk)),
+            carrier_result=mkb.Result(results.get(owner, mkb.Result.DRAW.value)),
+            winner=winner, winner_holds_capital=capitals.get(winner, False),
+            owner_holds_capital=capitals[owner])
+        move_artefact(rec, artefact, holder, captured_in=battle if captured else None)
+        lost = f"{unit.name} falls with {_title(unit.army_list.army)}"
+        if captured and holder.in_pool:
+            notes.append(f"{lost}: {artefact.name} is lost on the field, since "
+                         f"{kingdoms[winner].name} holds no Capital City, and goes back to the "
+                         "pool (MK-ART-5/7).")
+        elif captured:
+            notes.append(f"{lost}: {kingdoms[winner].name} captures {artefact.name}, kept in "
+                         "its Capital City until given to a unit of the winning army "
+                         "(MK-ART-5/6, MK-AMB-37).")
+        elif holder.in_pool:
+            notes.append(f"{lost}: {artefact.name} goes back to the pool, since "
+                         f"{kingdoms[owner].name} holds no Capital City (MK-ART-7).")
+        else:
+            notes.append(f"{lost}: {artefact.name} returns to {kingdoms[owner].name}'s Capital "
+                         "City until next winter (MK-ART-6).")
+    return notes
+
+
 # -- battles: revealing lists and Unit Strength -----------------------------------------------
 
 
-def reveal_lists(battle: Battle, rec: Recorder) -> list[ArmyList]:
-    """MK-SETUP-7: every list of an army fighting ``battle`` becomes readable by every player.
+def reveal_lists(battle: Battle, rec: Recorder,
+                 story: list[str] | None = None) -> list[ArmyList]:
+    """MK-SETUP-7, MK-RECRUIT-6: every list of an army fighting ``battle`` becomes readable by
+    every player, and fixed: a draft is fixed as it stands, since its army now fights (a
+    player cannot leave a list open to change it after seeing the enemy's).
 
     An army without a list gets an empty one, marked revealed (a Simple army's roster points).
-    Lists already revealed by an earlier battle keep that battle. Written through ``rec``.
+    Lists already revealed by an earlier battle keep that battle. Written through ``rec``; a
+    sentence for each draft fixed this way is added to ``story``.
     """
     revealed = []
+    fixed_now = []
+    now = timezone.now()
     for army in battle_armies(battle):
         army_list = list_of(army)
         if army_list is None:
             army_list = ArmyList(army=army, allied=army.is_allied, revealed_at_battle=battle,
-                                 **_clock(battle.campaign))
+                                 fixed_at=now, **_clock(battle.campaign))
             rec.create(army_list)
+            army.army_list = army_list
         elif army_list.revealed_at_battle_id is None:
-            rec.update(army_list, revealed_at_battle=battle)
+            values: dict[str, Any] = {"revealed_at_battle": battle}
+            if not army_list.is_fixed:
+                # Fixed unchecked, so a draft's allied mark (never checked against MK-RECRUIT-5)
+                # gives way to what the token was recruited as.
+                values.update(fixed_at=now, allied=army.is_allied)
+                if army_list.units.exists():
+                    fixed_now.append(army)
+            rec.update(army_list, **values)
         else:
             continue
         revealed.append(army_list)
+    if story is not None and fixed_now:
+        story.append(f"The draft list{'s' if len(fixed_now) > 1 else ''} of {_names(fixed_now)} "
+                     f"{'are' if len(fixed_now) > 1 else 'is'} fixed as written, since the "
+                     "army now fights (MK-RECRUIT-6).")
     return revealed
 
 
@@ -815,16 +894,101 @@ def unit_results_of(battle: Battle) -> dict[int, dict[str, bool]]:
             for pk, v in raw.items() if str(pk).isdigit() and isinstance(v, dict)}
 
 
-def record_unit_results(battle: Battle, results: Iterable[mkb.UnitBattleRecord],
-                        user: Any) -> list[UnitStrengthEvent]:
-    """MK-US-1..4, MK-AMB-31: after a Kings of War battle, each unit's +1 (first to damage and
-    rout an enemy) and -1 (routed), pencilled at once and effective from its next battle.
+def require_pending(battle: Battle, campaign: Campaign) -> None:
+    """Results go only to a battle of this month's Battle phase that has none yet."""
+    where = f"The battle at {battle.tile.label}"
+    if battle.result_chooser or battle.status != Battle.Status.PENDING:
+        raise ServiceError(f"{where} is over: its result is in, so nothing more can be entered "
+                           "for it (undo the result to enter it again).")
+    if (campaign.season, campaign.phase) != ("summer", "C") or (
+            battle.year, battle.month) != (campaign.year, campaign.month):
+        raise ServiceError(f"{where} belongs to year {battle.year}, month {battle.month}; "
+                           "results are entered only for this month's battles, in C) Battle.")
+
+
+def parse_unit_results(post: Any) -> list[mkb.UnitBattleRecord]:
+    """The per-unit part of a Kings of War result form: ``units`` (unit ids) with
+    ``routed_<id>`` and ``routed_enemy_<id>`` ticked or not. A malformed id is refused."""
+    records = []
+    for raw in post.getlist("units"):
+        if not raw.isdecimal() or len(raw) > 12:
+            raise ServiceError("The form names a unit that is not in this battle.")
+        records.append(mkb.UnitBattleRecord(
+            raw, routed_enemy=post.get(f"routed_enemy_{raw}") == "on",
+            routed=post.get(f"routed_{raw}") == "on"))
+    return records
+
+
+def apply_unit_results(rec: Recorder, battle: Battle,
+                       results: Iterable[mkb.UnitBattleRecord]) -> list[str]:
+    """MK-US-1..4, MK-AMB-31: each unit's +1 (first to damage and rout an enemy) and -1
+    (routed), pencilled at once and effective from its next battle, written through ``rec``.
 
     ``results`` holds one ``UnitBattleRecord`` per unit (``unit_id`` is the unit's primary key
     as a string); units left out neither gained nor lost. No side may be credited with more
-    routed enemies than the other side had units routed (MK-US-3). Entering the results also
-    reveals the battle's lists (MK-SETUP-7). Refused once results are in (undo to re-enter).
+    routed enemies than the other side had units routed (MK-US-3). A unit not in the battle, a
+    unit named twice or a second entry for the battle is refused. Returns the sentence for the
+    chronicle; ``battle.data["unit_results"]`` keeps what was entered (for MK-ART-5 captures).
     """
+    records = list(results)
+    if not is_kow_battle(battle):
+        if records:
+            raise ServiceError("Only Kings of War land battles change Unit Strength (MK-US-8).")
+        return []
+    if "unit_results" in (battle.data or {}):
+        raise ServiceError("This battle's unit results are already in; undo them to enter "
+                           "them again.")
+    fielded = battle_units(battle)
+    units = {str(u.pk): (army, u) for army, us in fielded for u in us}
+    if any(r.unit_id not in units for r in records):
+        raise ServiceError("Only units of the armies that fought this battle can be entered.")
+    if len({r.unit_id for r in records}) != len(records):
+        raise ServiceError("Each unit is entered once.")
+    names = {k.pk: k.name for k in Kingdom.objects.filter(
+        pk__in=[battle.chooser_id, battle.opponent_id])}
+    by_kingdom: dict[int, list[mkb.UnitBattleRecord]] = defaultdict(list)
+    for record in records:
+        by_kingdom[units[record.unit_id][0].kingdom_id].append(record)
+    deltas: dict[str, tuple[int, ...]] = {}
+    for kingdom_id in (battle.chooser_id, battle.opponent_id):
+        enemy = battle.opponent_id if kingdom_id == battle.chooser_id else battle.chooser_id
+        routed = sum(1 for r in by_kingdom[enemy] if r.routed)
+        try:
+            deltas.update(mkb.battle_unit_strength_deltas(by_kingdom[kingdom_id],
+                                                          enemy_units_routed=routed))
+        except mkb.BattleError as exc:
+            raise ServiceError(f"{names.get(kingdom_id, '')}: {exc}") from None
+    statuses = {str(s.unit.pk): s for s in unit_statuses([u for _, u in units.values()])}
+    story = []
+    for key, changes in deltas.items():
+        army, unit = units[key]
+        total = statuses[key].total
+        after = None if total is None else total + sum(changes)
+        signs = " and ".join(f"{d:+d}" for d in changes)
+        story.append(f"{names[army.kingdom_id]}'s {unit.name} {signs}"
+                     + (f" (now {after})" if after is not None else ""))
+    created = [
+        UnitStrengthEvent(unit=units[key][1], battle=battle, delta=delta,
+                          reason=(UnitStrengthEvent.Reason.ROUTED_ENEMY if delta > 0
+                                  else UnitStrengthEvent.Reason.ROUTED),
+                          **_clock(battle.campaign))
+        for key, changes in deltas.items() for delta in changes
+    ]
+    for row in created:
+        rec.create(row)
+    entered = {r.unit_id: {"routed_enemy": r.routed_enemy, "routed": r.routed} for r in records}
+    rec.update(battle, data={**(battle.data or {}), "unit_results": entered})
+    link_to_event(rec, created)
+    return [f"Unit Strength after the battle at {battle.tile.label} (MK-US-1/2): "
+            + ("; ".join(story) + "." if story else "no unit gains or loses.")]
+
+
+def record_unit_results(battle: Battle, results: Iterable[mkb.UnitBattleRecord],
+                        user: Any) -> list[UnitStrengthEvent]:
+    """``apply_unit_results`` as an event of its own, for a pending battle before its result
+    (the battle page enters both at once, as one event: ``summer_battles.enter_result``).
+    Entering them also reveals the battle's lists (MK-SETUP-7). Refused for a battle that is
+    not pending (its result in, or another month's), changing nothing."""
     records = list(results)
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
@@ -832,61 +996,13 @@ def record_unit_results(battle: Battle, results: Iterable[mkb.UnitBattleRecord],
         battle.campaign = campaign
         if not is_kow_battle(battle):
             raise ServiceError("Only Kings of War land battles change Unit Strength (MK-US-8).")
-        if "unit_results" in (battle.data or {}):
-            raise ServiceError("This battle's unit results are already in; undo them to enter "
-                               "them again.")
-        fielded = battle_units(battle)
-        units = {str(u.pk): (army, u) for army, us in fielded for u in us}
-        strangers = [r.unit_id for r in records if r.unit_id not in units]
-        if strangers:
-            raise ServiceError("Only units of the armies that fought this battle can be "
-                               "entered.")
-        by_kingdom: dict[int, list[mkb.UnitBattleRecord]] = defaultdict(list)
-        for record in records:
-            by_kingdom[units[record.unit_id][0].kingdom_id].append(record)
-        deltas: dict[str, tuple[int, ...]] = {}
-        for kingdom_id in (battle.chooser_id, battle.opponent_id):
-            enemy = battle.opponent_id if kingdom_id == battle.chooser_id else battle.chooser_id
-            routed = sum(1 for r in by_kingdom[enemy] if r.routed)
-            name = battle.chooser.name if kingdom_id == battle.chooser_id else battle.opponent.name
-            try:
-                deltas.update(mkb.battle_unit_strength_deltas(by_kingdom[kingdom_id],
-                                                              enemy_units_routed=routed))
-            except mkb.BattleError as exc:
-                raise ServiceError(f"{name}: {exc}") from None
-        statuses = {str(s.unit.pk): s for s in unit_statuses([u for _, u in units.values()])}
-        story = []
-        for key, changes in deltas.items():
-            army, unit = units[key]
-            total = statuses[key].total
-            after = None if total is None else total + sum(changes)
-            signs = " and ".join(f"{d:+d}" for d in changes)
-            story.append(f"{army.kingdom.name}'s {unit.name} {signs}"
-                         + (f" (now {after})" if after is not None else ""))
-        summary = f"Unit Strength after the battle at {battle.tile.label} (MK-US-1/2): " + (
-            "; ".join(story) + "." if story else "no unit gains or loses.")
-        created = [
-            UnitStrengthEvent(unit=units[key][1], battle=battle, delta=delta,
-                              reason=(UnitStrengthEvent.Reason.ROUTED_ENEMY if delta > 0
-                                      else UnitStrengthEvent.Reason.ROUTED),
-                              **_clock(campaign))
-            for key, changes in deltas.items() for delta in changes
-        ]
-        with Recorder(campaign, user, "unit_strength.battle", summary,
+        require_pending(battle, campaign)
+        with Recorder(campaign, user, "unit_strength.battle", "",
                       data={"battle": battle.pk}) as rec:
             reveal_lists(battle, rec)
-            for row in created:
-                rec.create(row)
-            entered = {r.unit_id: {"routed_enemy": r.routed_enemy, "routed": r.routed}
-                       for r in records}
-            rec.update(battle, data={**(battle.data or {}), "unit_results": entered})
-            link_to_event(rec, created)
-            if battle.result_chooser:
-                routed_ids = [int(r.unit_id) for r in records if r.routed]
-                captures = capture_artefacts(
-                    rec, battle, {battle.chooser_id: battle.result_chooser,
-                                  battle.opponent_id: battle.result_opponent}, routed_ids)
-                rec.summary = " ".join([rec.summary, *captures])
+            rec.summary = " ".join(apply_unit_results(rec, battle, records))
+            created = [row for row in UnitStrengthEvent.objects.filter(battle=battle)
+                       .select_related("unit").order_by("pk")]
     return created
 
 
@@ -898,16 +1014,28 @@ def _note(rec: Recorder, text: str) -> None:
     rec.data.setdefault("notes", []).append(text)
 
 
+def removed_mark(campaign: Campaign, reason: str, rule_id: str) -> dict[str, Any]:
+    """Why and when a token left play, kept in its ``data["removed"]``."""
+    return {"year": campaign.year, "season": campaign.season, "month": campaign.month,
+            "phase": campaign.phase, "sub_phase": campaign.sub_phase, "reason": reason,
+            "rule": rule_id}
+
+
 def remove_army_for_good(rec: Recorder, army: Army, reason: str, rule_id: str) -> None:
-    """Take an army out of play, keeping its row (so its number is never reused) and its list;
-    a ship carrying it sails on alone."""
-    campaign = army.campaign
+    """Take an army out of play, keeping its row (so its number is never reused) and its list
+    with its Unit Strength history; a ship carrying it sails on alone."""
     for ship in Ship.objects.filter(paired_army=army):
         rec.update(ship, paired_army=None)
-    mark = {"year": campaign.year, "season": campaign.season, "phase": campaign.phase,
-            "sub_phase": campaign.sub_phase, "reason": reason, "rule": rule_id}
     rec.update(army, tile=None, on_side=False, defending=False,
-               data={**(army.data or {}), "removed": mark})
+               data={**(army.data or {}), "removed": removed_mark(army.campaign, reason,
+                                                                  rule_id)})
+
+
+def remove_ship_for_good(rec: Recorder, ship: Ship, reason: str, rule_id: str) -> None:
+    """Take a ship out of play, keeping its row (its number is never reused)."""
+    rec.update(ship, tile=None, on_side=False, paired_army=None,
+               data={**(ship.data or {}), "removed": removed_mark(ship.campaign, reason,
+                                                                  rule_id)})
 
 
 def reform_unit_strength(campaign: Campaign, rec: Recorder) -> list[str]:
@@ -919,8 +1047,9 @@ def reform_unit_strength(campaign: Campaign, rec: Recorder) -> list[str]:
     if not lists_in_use(campaign):
         return []
     campaign = Campaign.objects.get(pk=campaign.pk)
-    armies = {a.pk: a for a in Army.objects.filter(campaign=campaign,
-                                                   army_list__fixed_at__isnull=False)
+    # Every list in use: a draft is fixed when its army first fights, but a quest may have
+    # hurt one of its Heroes before that.
+    armies = {a.pk: a for a in Army.objects.filter(campaign=campaign, army_list__isnull=False)
               .select_related("kingdom", "army_list") if not is_removed(a)}
     units = list(_alive_units(Unit.objects.filter(army_list__army__in=list(armies)))
                  .select_related("army_list"))

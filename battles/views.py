@@ -1,5 +1,5 @@
 """Armies pages: a kingdom's roster, one army with its list, the phone list editor, pasting a
-list, and the GM's Kings of War unit results for a battle.
+list, and the GM's view of a Kings of War battle's lists and unit results.
 
 Who may see what (DESIGN 6): every member sees the tokens (they stand on the public map); an
 army's list and Simple points are for its player and the GMs until a battle reveals them to
@@ -18,7 +18,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -189,7 +189,8 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
     """Every kingdom, with a link to its roster; the GM also gets the Kings of War battles."""
     access = mk_access(request, slug, role=Role.OBSERVER)
     kingdoms = list(Kingdom.objects.filter(campaign=access.campaign)
-                    .annotate(armies_n=Count("armies")).order_by("order_position", "name"))
+                    .annotate(armies_n=Count("armies", filter=~Q(armies__data__has_key="removed")))
+                    .order_by("order_position", "name"))
     if access.kingdom is not None:
         mine = access.kingdom.pk
         kingdoms.sort(key=lambda k: k.pk != mine)
@@ -302,7 +303,7 @@ def edit(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     what still stands in the way of fixing the list, and the button that fixes it."""
     access, army = _editable_army(request, slug, army_id)
     army_list = services.list_of(army)
-    if army_list is not None and army_list.is_fixed:
+    if army_list is not None and (army_list.is_fixed or army_list.revealed_at_battle_id):
         messages.info(request, "This list is fixed: only losses change it now (MK-RECRUIT-6).")
         return redirect("campaign:battles:army", slug, army.pk)
     if services.is_removed(army):
@@ -402,7 +403,7 @@ def paste(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     nothing is saved (400); a list breaking the campaign's rules is refused whole (409)."""
     access, army = _editable_army(request, slug, army_id)
     army_list = services.list_of(army)
-    if army_list is not None and army_list.is_fixed:
+    if army_list is not None and (army_list.is_fixed or army_list.revealed_at_battle_id):
         return refuse(request, "This list is fixed: only losses change it now (MK-RECRUIT-6).",
                       status=409, context=_context(access))
     context = _context(access, army=army, line_errors=(), problems=(), error="")
@@ -455,46 +456,25 @@ def artefact(request: HttpRequest, slug: str, army_id: int, unit_id: int) -> Htt
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_GET
 def battle_results(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
-    """The GM's form after a Kings of War battle: for each unit, routed? first to damage and rout
-    an enemy? (MK-US-1..3). Once entered, the page shows the changes."""
+    """A Kings of War battle for the GM, from the Armies index: its lists (and whether they are
+    revealed) and, once entered, each unit's result with its Unit Strength now (MK-US-1..4).
+    The result and the unit results are entered together on the battle page."""
     access = mk_access(request, slug, role=Role.GM)
     battle = _battle_for(access, battle_id)
-    error = ""
-    status = 200
-    if request.method == "POST":
-        if not services.is_kow_battle(battle):
-            return refuse(request, "Only Kings of War land battles change Unit Strength "
-                                   "(MK-US-8).", status=409, context=_context(access))
-        records = []
-        for raw in request.POST.getlist("units"):
-            if not raw.isdecimal():
-                return refuse(request, "Unknown unit in the form.", context=_context(access))
-            records.append(mkb.UnitBattleRecord(
-                raw, routed_enemy=request.POST.get(f"routed_enemy_{raw}") == "on",
-                routed=request.POST.get(f"routed_{raw}") == "on"))
-        try:
-            services.record_unit_results(battle, records, request.user)
-        except ServiceError as exc:
-            error, status = str(exc), 409
-        else:
-            messages.success(request, "Unit Strength recorded.")
-            return redirect("campaign:battles:battle", slug, battle.pk)
     entered = services.unit_results_of(battle)
     sides = []
     for army_row, units in services.battle_units(battle):
         statuses = services.unit_statuses(units)
         sides.append({"army": army_row, "list": services.list_of(army_row), "units": [
-            {"status": s, "result": entered.get(s.unit.pk),
-             "routed": request.POST.get(f"routed_{s.unit.pk}") == "on",
-             "routed_enemy": request.POST.get(f"routed_enemy_{s.unit.pk}") == "on"}
-            for s in statuses]})
-    lists = [services.list_of(s["army"]) for s in sides]
+            {"status": s, "result": entered.get(s.unit.pk)} for s in statuses]})
+    lists = [s["list"] for s in sides]
     revealed = all(a is not None and a.revealed_at_battle_id for a in lists)
+    waiting = battle.status == Battle.Status.PENDING and not battle.result_chooser
     return render(request, "battles/battle.html", _context(
         access, battle=battle, sides=sides, recorded="unit_results" in (battle.data or {}),
-        kow=services.is_kow_battle(battle), revealed=revealed, error=error), status=status)
+        kow=services.is_kow_battle(battle), revealed=revealed, waiting=waiting))
 
 
 @login_required

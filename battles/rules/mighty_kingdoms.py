@@ -324,7 +324,9 @@ def legal_battle_kinds(
 def battle_type(
     tile: TileForces, chooser: KingdomId, opponent: KingdomId, *, call_naval: bool = False
 ) -> BattleType:
-    """MK-BTYPE-1/2, MK-AMB-11: the battle fought when ``chooser`` picks ``opponent`` here.
+    """MK-BTYPE-1, MK-BTYPE-2, MK-AMB-11, MK-LAND-1: the battle fought when ``chooser`` picks
+    ``opponent`` here. Every fighting token of each kingdom in the tile takes part, as one
+    battle (MK-LAND-1, MK-BSEL-3); mixed sides follow MK-AMB-11 (MK-BTYPE-2).
 
     Naval is fought when the chooser calls it (``call_naval``) or when it is the only legal kind
     (e.g. a lone pair against a lone ship); otherwise the land or land/water battle of MK-AMB-11
@@ -1212,6 +1214,34 @@ def defence_allowance(settlement: Settlement | str) -> DefenceAllowance:
     return DEFENCE_ALLOWANCES[settlement]
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def describe_allowance(allowance: DefenceAllowance) -> str:
+    """MK-DEF-2: the defender's allowance in words, as the battle page and packet show it,
+    e.g. "add up to 1 blocking or difficult piece and up to 2 obstacles anywhere"."""
+    if allowance.adjust_pieces:
+        return f"add, remove or move {_count(allowance.adjust_pieces, 'terrain piece')}"
+    text = (f"add up to {_count(allowance.blocking_or_difficult, 'blocking or difficult piece')}"
+            f" and up to {_count(allowance.obstacles, 'obstacle')} anywhere")
+    if allowance.objectives:
+        text += (f", and place {_count(allowance.objectives, 'objective marker')} in its own "
+                 f"half, worth {allowance.objective_vp} Victory Point"
+                 f"{'' if allowance.objective_vp == 1 else 's'} each to whoever controls it at "
+                 "the end, on top of the scenario's scoring")
+    return text
+
+
+DEFENCE_PIECE_SIZES = (
+    'An obstacle is about 6" long (several may be joined); a blocking or difficult piece is '
+    'about 6"x6" (several may be merged). Blocking terrain stays more than 3" from the centre '
+    "circle and from every objective marker; difficult ground may be flat."
+)
+"""MK-DEF-3, TABLE: the sizes of the pieces the defender places. The app only shows them; the
+players measure at the table."""
+
+
 @dataclass(frozen=True)
 class DefendedTile:
     """MK-DEF-1: the kingdom that gets the terrain advantage and what it may do."""
@@ -1551,7 +1581,8 @@ def battle_results(
     - Draw: tokens of the tile's controller stay; the other's must retreat, staying as they are
       (MK-RESULT-2). On a third kingdom's tile both go (MK-RESULT-4).
     - Win: the winner takes control (also with only ships, MK-AMB-35; never of open water,
-      MK-RES-2) and may move one upright token to an adjacent tile it controls (MK-AMB-28).
+      MK-RES-2) and may move one of its tokens there, upright or on its side, to an adjacent
+      tile it controls (MK-RESULT-3, MK-AMB-28).
     """
     results = _check_results(outcomes)
     neighbour_labels = [n.label for n in neighbours]
@@ -1583,10 +1614,9 @@ def battle_results(
     if winner is not None:
         if not open_water:
             controller_after = winner
+        # MK-RESULT-3 says "1 of its armies or ships": on its side or not (it stays as it is).
         moves = tuple(
-            (token.id, winner_move_tiles(token, neighbours))
-            for token in tile.tokens_of(winner)
-            if token.upright
+            (token.id, winner_move_tiles(token, neighbours)) for token in tile.tokens_of(winner)
         )
     return BattleResults(
         tile=tile.label,
@@ -1631,7 +1661,7 @@ def validate_winner_move(results: BattleResults, token_id: str, destination: str
     options = dict(results.winner_move_options)
     if token_id not in options:
         raise BattleError(
-            f"{token_id} is not an upright army or ship of the winner in this tile (MK-RESULT-3, "
+            f"{token_id} is not an army or ship of the winner in this tile (MK-RESULT-3, "
             "MK-AMB-28)."
         )
     if destination not in options[token_id]:
@@ -2293,3 +2323,28 @@ def capital_taken(
     if holder.kingdom == taker:
         raise BattleError("A kingdom cannot take its own Capital City (MK-ART-8).")
     return route_artefact(taker, taker_unit, taker_holds_own_capital)
+
+
+def destroyed_carrier_artefact(
+    holder: ArtefactHolder,
+    *,
+    carrier_result: Result,
+    winner: KingdomId | None,
+    winner_holds_capital: bool,
+    owner_holds_capital: bool,
+) -> tuple[ArtefactHolder, bool]:
+    """MK-ART-5..7, MK-AMB-37: where an artefact goes when the army of the unit carrying it is
+    destroyed in a battle (sunk, reduced to 0 points, slaughtered, or with no retreat tile).
+
+    A destroyed unit of the losing side counts as routed: the winner captures the artefact
+    (held by the winner's Capital City until given to a unit of the winning army, or back to
+    the pool when the winner holds no capital, MK-ART-5..7). When the carrier's side did not
+    lose (a draw, or a winner's army lost on the way), nobody captures it: it has no unit left,
+    so it waits in its owner's Capital City as after MK-ART-6, or is lost to the pool as in
+    MK-ART-7. Returns the new holder and whether it was captured.
+    """
+    if holder.unit_id is None or holder.kingdom is None:
+        raise BattleError("Only an artefact carried by a unit goes down with its army (MK-ART-2).")
+    if carrier_result is Result.LOSS and winner is not None and winner != holder.kingdom:
+        return route_artefact(winner, None, winner_holds_capital), True
+    return route_artefact(holder.kingdom, None, owner_holds_capital), False

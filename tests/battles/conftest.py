@@ -71,11 +71,13 @@ class World:
         return {u.name: u for u in Unit.objects.filter(army_list__army=army)}
 
     def fight(self, mode: str = "kow", red: int = 1, blue: int = 1) -> Battle:
-        """A pending land battle between Red army ``red`` and Blue army ``blue``."""
+        """A pending land battle of this month between Red army ``red`` and Blue army
+        ``blue`` (results go only to this month's pending battles)."""
         n = len(self.battles)
         red_army, blue_army = self.get(self.red, red), self.get(self.blue, blue)
         battle = Battle.objects.create(
-            campaign=self.campaign, year=1 + n // 6, month=1 + n % 6, seq=1,
+            campaign=self.campaign, year=self.campaign.year, month=self.campaign.month,
+            seq=n + 1,
             tile=self.front, kind="land", mode=mode, chooser=self.red, opponent=self.blue,
             data={"chooser_fighters": [f"army:{red_army.pk}"],
                   "opponent_fighters": [f"army:{blue_army.pk}"]})

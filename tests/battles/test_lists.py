@@ -27,6 +27,14 @@ def refused(world: World, army_number: int, entries: list, **kw: object) -> str:
     return str(info.value)
 
 
+def test_mk_recruit_4_a_recruited_armys_list_is_fixed_under_its_own_rule(world: World) -> None:
+    """The starting army's list is written at setup (MK-SETUP-6); a recruit's in winter, with
+    the same 500 points (MK-RECRUIT-4): the chronicle cites the rule it was written under."""
+    world.write(world.get(world.red, 2), GOOD)
+    assert Event.objects.latest("seq").summary == (
+        "Red writes and fixes the list of army #2: 3 units, 495 points (MK-RECRUIT-4).")
+
+
 def test_a_500_point_list_is_fixed_and_locked(world: World) -> None:
     army = world.get(world.red, 1)
     army_list = world.write(army, GOOD + [unit("Scouts", "troop", 5, 1)])
@@ -239,3 +247,40 @@ def test_paste_keeps_the_documented_format_and_refuses_malformed_lines(world: Wo
     services.paste_army_list(army, "Spears, horde, 200; US 3", world.player, fix=True)
     assert list(army_list.units.values_list("name", flat=True)) == ["Spears"]
     assert ArmyList.objects.get(pk=army_list.pk).is_fixed
+
+
+def test_mk_recruit_5_a_draft_marked_allied_is_not_the_allied_army_until_fixed(
+        world: World) -> None:
+    _armies(world, 1, 2, 3)
+    fourth = world.army(world.red, 4)
+    services.add_unit(fourth, unit("Elves", "troop", 100, 1), world.player)
+    services.set_list_details(fourth, world.player, race="Elves", allied=True)
+    fourth = world.get(world.red, 4)
+    assert fourth.army_list.allied and not fourth.is_allied  # a plan, not yet the allied army
+    # So army #5 may still become the kingdom's one allied army: 4 non-allied armies stand.
+    world.write(world.army(world.red, 5), [unit("Dwarves")], allied=True)
+    assert world.get(world.red, 5).is_allied
+    before, events = dump(), Event.objects.count()
+    with pytest.raises(services.ListRefused) as info:
+        services.fix_army_list(world.get(world.red, 4), world.player)
+    assert str(info.value) == ("The list of army #4 cannot be fixed: The kingdom already has "
+                               "its one allied army. (MK-RECRUIT-5)")
+    assert dump() == before and Event.objects.count() == events
+    # Unmarked, it is fixed as an ordinary army.
+    services.set_list_details(world.get(world.red, 4), world.player, race="Elves",
+                              allied=False)
+    assert services.fix_army_list(world.get(world.red, 4), world.player).is_fixed
+    assert not world.get(world.red, 4).is_allied
+
+
+def test_mk_recruit_9_the_terrain_module_restricts_winter_recruits_only_when_on(
+        world: World) -> None:
+    """MK-RECRUIT-9, MK-ADV-2..4: army #2 (a winter recruit) on a plain tile may take a monster
+    and a war engine with the module off; with it on, the same list is refused."""
+    entries = [unit("Drake", "monster", 200, 1), unit("Bolt thrower", "war engine", 100, 0)]
+    army = world.get(world.red, 2)
+    assert services.list_problems(army, entries, allied=False) == ()
+    set_options(world.campaign, module_terrain_recruit=True)
+    army = world.get(world.red, 2)
+    assert [(p.rule, p.unit) for p in services.list_problems(army, entries, allied=False)] == [
+        ("MK-ADV-3", 0), ("MK-ADV-4", 1)]

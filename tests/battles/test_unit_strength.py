@@ -7,7 +7,7 @@ import pytest
 
 from battles import services
 from battles.models import Army, ArmyList, Battle, Ship, Unit, UnitStrengthEvent
-from campaign.models import Event
+from campaign.models import Campaign, Event
 from campaign.services import ServiceError
 from tests.battles.conftest import World, dump, unit
 
@@ -232,3 +232,37 @@ def test_battle_armies_follow_the_fighting_tokens(world: World) -> None:
     assert sorted((a.kingdom.name, a.number) for a in services.battle_armies(battle)) == [
         ("Blue", 1), ("Red", 1)]
     assert Army.objects.count() == 3
+
+
+def test_results_are_refused_for_a_battle_that_is_not_pending(lists: World) -> None:
+    world = lists
+    over = world.fight()
+    Battle.objects.filter(pk=over.pk).update(result_chooser="win", result_opponent="loss",
+                                             status=Battle.Status.RESOLVED)
+    earlier = world.fight()
+    before, events = dump(), Event.objects.count()
+    with pytest.raises(ServiceError) as refused:
+        world.record(over, Ironguard=(False, True))
+    assert str(refused.value) == (
+        f"The battle at {world.front.label} is over: its result is in, so nothing more can be "
+        "entered for it (undo the result to enter it again).")
+    Campaign.objects.filter(pk=world.campaign.pk).update(month=2)
+    with pytest.raises(ServiceError) as refused:
+        world.record(earlier, Ironguard=(False, True))
+    assert str(refused.value) == (
+        f"The battle at {world.front.label} belongs to year 1, month 1; results are entered "
+        "only for this month's battles, in C) Battle.")
+    assert dump() == before and Event.objects.count() == events
+
+
+def test_mk_reform_5_checks_every_list_in_use_drafts_too(world: World) -> None:
+    """A Hero of a draft list hurt twice on quests (MK-QUEST-4) is destroyed at Reform like any
+    other unit, and the army with it when it was the last unit (MK-REFORM-7)."""
+    army = world.get(world.red, 2)
+    hero = services.add_unit(army, unit("Garrek", "hero", 100, 0), world.player)
+    for _ in range(2):
+        UnitStrengthEvent.objects.create(unit=hero, delta=-1, reason="quest")
+    assert not ArmyList.objects.get(army=army).is_fixed
+    notes, _ = world.reform()
+    assert notes == ["Red's army #2 loses Garrek: Unit Strength -2 (MK-REFORM-5).",
+                     "Red's army #2 has no unit left and is removed (MK-REFORM-7)."]

@@ -1,6 +1,7 @@
 """The armies pages for every persona: anonymous, outsider, observer, another player, the
 army's player and the GM; list secrecy until a battle reveals it (MK-SETUP-7); the phone editor
-with and without htmx; pasting; the GM's unit results form."""
+with and without htmx; pasting; the GM's one form for a Kings of War result and its unit
+results."""
 
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ def user_of(world: World, persona: str) -> User | None:
 
 def url(world: World, name: str, *args: Any) -> str:
     return reverse(f"campaign:battles:{name}", args=[world.campaign.slug, *args])
+
+
+def kow_result_url(world: World, battle: Battle) -> str:
+    return reverse("mk:battle_kow_result", args=[world.campaign.slug, battle.pk])
 
 
 @pytest.fixture
@@ -119,11 +124,14 @@ def test_artefacts_and_battle_actions(red_list: World, login: Login, persona: st
     expected = {**GM, "gm": 302}[persona]
     assert client.post(url(world, "reveal", battle.pk)).status_code == expected
     spears = Unit.objects.get(name="Spears")
-    response = client.post(url(world, "battle", battle.pk),
-                           {"units": [str(ironguard.pk), str(spears.pk)],
-                            f"routed_{ironguard.pk}": "on"})
+    # The result and the unit results go together, on the battle page, for the GM only.
+    response = client.post(kow_result_url(world, battle),
+                           {"result": "win", "unit_results": "1",
+                            "units": [str(ironguard.pk), str(spears.pk)],
+                            f"routed_{spears.pk}": "on"})
     assert response.status_code == expected
     assert UnitStrengthEvent.objects.count() == (1 if persona == "gm" else 0)
+    assert (Battle.objects.get(pk=battle.pk).result_chooser == "win") == (persona == "gm")
 
 
 # -- secrecy (MK-SETUP-7) ---------------------------------------------------------------------
@@ -338,26 +346,38 @@ def test_other_systems_and_other_campaigns_404(world: World, login: Login) -> No
 # -- the GM's unit results ----------------------------------------------------------------------
 
 
-def test_gm_records_unit_results_for_a_battle(red_list: World, login: Login) -> None:
+def test_gm_enters_a_kow_result_with_its_unit_results_in_one_form(red_list: World,
+                                                                    login: Login) -> None:
     world = red_list
     client = login(world.gm)
     battle = world.fight()
     ironguard, garrek, spears = (Unit.objects.get(name=n) for n in ("Ironguard", "Garrek",
                                                                       "Spears"))
     page = client.get(url(world, "battle", battle.pk)).content.decode()
-    assert "Reveal the lists to every player" in page
-    assert f'name="routed_enemy_{ironguard.pk}"' in page and f'name="routed_{spears.pk}"' in page
+    assert "Reveal the lists to every player" in page and "Enter the result" in page
+    play = client.get(reverse("mk:battle_play", args=[world.campaign.slug, battle.pk]))
+    assert f'name="routed_enemy_{ironguard.pk}"' in play.content.decode()
+    assert f'name="routed_{spears.pk}"' in play.content.decode()
+    # The Armies page only shows the battle: results are entered on the battle page.
+    assert client.post(url(world, "battle", battle.pk), {"units": []}).status_code == 405
     units = [str(u.pk) for u in (ironguard, garrek, spears)]
-    refused = client.post(url(world, "battle", battle.pk),
-                          {"units": units, f"routed_enemy_{ironguard.pk}": "on",
+    before, events = dump(), Event.objects.count()
+    refused = client.post(kow_result_url(world, battle),
+                          {"result": "win", "unit_results": "1", "units": units,
+                           f"routed_enemy_{ironguard.pk}": "on",
                            f"routed_enemy_{garrek.pk}": "on", f"routed_{spears.pk}": "on"})
     assert refused.status_code == 409
     assert "Red: 2 units are credited" in refused.content.decode()
-    assert not UnitStrengthEvent.objects.exists()
-    response = client.post(url(world, "battle", battle.pk),
-                           {"units": units, f"routed_enemy_{ironguard.pk}": "on",
+    for data in ({"result": "win", "units": ["x"]}, {"result": "", "units": units},
+                 {"result": "win", "units": units + units}):
+        assert client.post(kow_result_url(world, battle), data).status_code == 409
+    assert dump() == before and Event.objects.count() == events
+    response = client.post(kow_result_url(world, battle),
+                           {"result": "win", "unit_results": "1", "units": units,
+                            f"routed_enemy_{ironguard.pk}": "on",
                             f"routed_{spears.pk}": "on", f"routed_{garrek.pk}": "on"})
     assert response.status_code == 302
+    assert Event.objects.count() == events + 1  # one chronicle entry for the whole battle
     page = client.get(url(world, "battle", battle.pk)).content.decode()
     assert "routed an enemy (+1)" in page and "now 3, fights at 3" in page
     assert "Every player may read the lists" in page
@@ -368,9 +388,9 @@ def test_gm_records_unit_results_for_a_battle(red_list: World, login: Login) -> 
     # The index lists it for the GM.
     assert "results in" in client.get(url(world, "index")).content.decode()
     simple = world.fight(mode="simple")
-    assert client.post(url(world, "battle", simple.pk), {"units": []}).status_code == 409
+    refused = client.post(kow_result_url(world, simple),
+                          {"result": "win", "units": [str(ironguard.pk)]})
+    assert refused.status_code == 409 and b"(MK-US-8)" in refused.content
     assert "does not change" in client.get(url(world, "battle", simple.pk)).content.decode()
-    assert client.post(url(world, "battle", battle.pk), {"units": ["x"]}).status_code in (400,
-                                                                                          409)
     assert client.get(url(world, "battle", 999999)).status_code == 404
     assert Battle.objects.count() == 2

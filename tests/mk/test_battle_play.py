@@ -138,20 +138,49 @@ def test_tv_mk_2_two_against_one_under_both_defence_options(
         assert scene.get_army(scene.red, 2).tile.label == "0403"
 
 
-def test_destroyed_army_is_removed_and_its_unused_die_still_counts(scene: Scene) -> None:
+def test_mk_simple_7_a_destroyed_armys_unused_die_is_still_allocated(scene: Scene) -> None:
+    """Red army #2 (500) attacks Blue army #1, down to 100 points. Red's 6 destroys Blue #1
+    before Blue allocated its die; Blue's 6 stays in Blue's pool and still hits (MK-SIMPLE-7).
+    Blue has no army left, so Red wins (MK-SIMPLE-9), and Blue army #1 leaves play with its
+    row kept (MK-SIMPLE-6)."""
     simple_mode(scene)
-    Army.objects.filter(kingdom=scene.red, number=2).update(tile=scene.tile("0504"), points=100)
+    Army.objects.filter(kingdom=scene.red, number=2).update(tile=scene.tile("0504"))
+    Army.objects.filter(kingdom=scene.blue, number=1).update(points=100)
     scene.at("C")
     battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    before = dump()
     bp.start_simple(battle.pk, scene.gm, scene.campaign, None)
-    bp.roll_simple(battle.pk, scene.gm, scene.campaign, None, A, [1])
-    bp.roll_simple(battle.pk, scene.gm, scene.campaign, None, D, [6])
-    bp.allocate(battle.pk, scene.gm, scene.campaign, None, A, 0, army_key(scene.blue, 1))
-    bp.allocate(battle.pk, scene.gm, scene.campaign, None, D, 0, army_key(scene.red, 2))
-    assert not Army.objects.filter(kingdom=scene.red, number=2).exists()
+    bp.roll_simple(battle.pk, scene.player, scene.campaign, scene.red, A, [6])
+    bp.roll_simple(battle.pk, scene.other, scene.campaign, scene.blue, D, [6])
+    red2, blue1 = army_key(scene.red, 2), army_key(scene.blue, 1)
+    bp.allocate(battle.pk, scene.player, scene.campaign, scene.red, A, 0, blue1)
+    view = bp.simple_view(Battle.objects.get(pk=battle.pk).data["play"])
+    assert [a["destroyed"] for a in view["sides"][D]["armies"]] == [True]
+    assert (view["turn"], view["sides"][D]["pool"]) == (D, [{"index": 0, "value": 6,
+                                                             "used": False}])
+    bp.allocate(battle.pk, scene.other, scene.campaign, scene.blue, D, 0, red2)
     battle = Battle.objects.get(pk=battle.pk)
-    assert battle.result_opponent == "win"
-    assert battle.data["removed"] == ["Red's army #2"]
+    assert (battle.result_chooser, battle.result_opponent, battle.status) == (
+        "win", "loss", "resolved")
+    assert battle.data["removed"] == ["Blue's army #1"]
+    red, blue = scene.get_army(scene.red, 2), scene.get_army(scene.blue, 1)
+    assert (red.points, red.tile.label) == (400, "0504")
+    assert (blue.points, blue.tile, blue.on_side, blue.data["removed"]) == (0, None, False, {
+        "year": 1, "season": "summer", "month": 1, "phase": "C", "sub_phase": "",
+        "reason": "destroyed at 0 points", "rule": "MK-SIMPLE-6"})
+    assert scene.tile("0504").controller_id == scene.red.pk
+    assert last_event(scene).summary == (
+        "Simple battle at 0504 (Red attacking, MK-SIMPLE). Red rolls 6 (typed in). Blue rolls 6 "
+        "(typed in). 1. Red's 6 at Blue's army #1 (Defence 1): hit, destroyed. 2. Blue's 6 at "
+        "Red's army #2 (Defence 5): hit, down to 400 points. Reductions caused: Red 100, Blue "
+        "100 (MK-SIMPLE-9 (only one side has armies left)). Battle at 0504: Red wins against "
+        "Blue. Blue's army #1 is lost in the fighting. 0504 now belongs to Red (MK-RESULT-3). "
+        "Red may move one token on to an adjacent tile it controls (MK-RESULT-3).")
+    # Its number is never given again: the next recruit of Blue is army #2.
+    from campaign.systems.mighty_kingdoms.winter_services import last_army_number
+    assert last_army_number(scene.blue.pk) == 1
+    undo_latest(scene.campaign, scene.gm)
+    assert dump() == before
 
 
 def test_resolve_automatically_with_server_dice(tv1: Any, fixed_dice: Any) -> None:
@@ -244,19 +273,24 @@ def test_tv_mk_6_naval_battle_the_loser_picks_the_ship(scene: Scene) -> None:
     battle = Battle.objects.get(pk=battle.pk)
     assert (battle.result_chooser, battle.result_opponent, battle.status) == (
         "win", "loss", "resolved")
-    assert not Ship.objects.filter(pk__in=[s2.pk, t1.pk]).exists()
+    # Sunk ships leave the map but keep their rows (numbers are never reused).
+    sunk = {"year": 1, "season": "summer", "month": 1, "phase": "C", "sub_phase": "",
+            "reason": "sunk", "rule": "MK-NAVAL-3"}
+    for ship in Ship.objects.filter(pk__in=[s2.pk, t1.pk]):
+        assert (ship.tile, ship.paired_army, ship.data["removed"]) == (None, None, sunk)
     assert Ship.objects.get(pk=s1.pk).paired_army_id == red2.pk
-    event = last_event(scene)
-    assert "Round 1: Red rolls Red's ship #1 3+1 hit, Red's ship #2 2 miss; Blue rolls" in (
-        event.summary.replace("Red's army #2 aboard Red's ship #1", "Red's ship #1")) or (
-        "Round 1:" in event.summary)
-    assert "Red loses" in event.summary and "Blue loses" in event.summary
-    assert "(MK-NAVAL-4 (no enemy ships left))" in event.summary
+    assert last_event(scene).summary == (
+        "Naval battle at 0505 (Red attacking, MK-NAVAL). Round 1: Red rolls Red's ship #1 "
+        "carrying army #2 3+1 hit, Red's ship #2 2 miss; Blue rolls Blue's ship #1 4 hit. Red "
+        "loses Red's ship #2; Blue loses Blue's ship #1 (the owner's choice, MK-NAVAL-3). "
+        "Tokens sunk: Red 1, Blue 1 (MK-NAVAL-4 (no enemy ships left)). Battle at 0505: Red "
+        "wins against Blue. Red's ship #2 is lost in the fighting. Blue's ship #1 is lost in "
+        "the fighting.")
     undo_latest(scene.campaign, scene.gm)
     assert dump() == before
 
 
-def test_naval_concession_after_a_round(scene: Scene) -> None:
+def test_mk_naval_4_mk_amb_12_concessions_are_offered_chooser_first(scene: Scene) -> None:
     scene.set_tile("0505", terrain="open_water", explored=True, controller=None)
     scene.ship(scene.red, 1, "0505")
     scene.ship(scene.blue, 1, "0505")
@@ -270,10 +304,49 @@ def test_naval_concession_after_a_round(scene: Scene) -> None:
         bp.concede_naval(battle.pk, scene.other, scene.campaign, scene.blue, D)
     bp.choose_naval_losses(battle.pk, scene.player, scene.campaign, scene.red, A, [])
     bp.choose_naval_losses(battle.pk, scene.other, scene.campaign, scene.blue, D, [])
+    play = Battle.objects.get(pk=battle.pk).data["play"]
+    assert bp.naval_offer(play) == A
+    before, seq = dump(), events(scene)
+    chooser_first = ("Red chose this battle, so Red answers first after round 1: concede, or "
+                     "fight on by rolling the next round's dice (MK-AMB-12).")
+    for attempt in (lambda: bp.concede_naval(battle.pk, scene.other, scene.campaign,
+                                             scene.blue, D),
+                    lambda: bp.roll_naval(battle.pk, scene.other, scene.campaign, scene.blue,
+                                          D, [6])):
+        with pytest.raises(ServiceError) as refused:
+            attempt()
+        assert str(refused.value) == chooser_first
+        assert dump() == before and events(scene) == seq
+    # Red fights on by rolling round 2; now Blue may concede, and Red may not.
+    bp.roll_naval(battle.pk, scene.player, scene.campaign, scene.red, A, [5])
+    assert bp.naval_offer(Battle.objects.get(pk=battle.pk).data["play"]) == D
+    with pytest.raises(ServiceError, match="Red chose to fight on after round 1"):
+        bp.concede_naval(battle.pk, scene.player, scene.campaign, scene.red, A)
     bp.concede_naval(battle.pk, scene.other, scene.campaign, scene.blue, D)
     battle = Battle.objects.get(pk=battle.pk)
     assert (battle.result_chooser, battle.result_opponent) == ("win", "loss")
-    assert "Blue concedes (MK-NAVAL-4)." in last_event(scene).summary
+    assert len(battle.data["play"]["rounds"]) == 1  # Red's unused round-2 die is dropped
+    summary = last_event(scene).summary
+    assert summary.startswith(
+        "Naval battle at 0505 (Red attacking, MK-NAVAL). Round 1: Red rolls Red's ship #1 1 "
+        "miss; Blue rolls Blue's ship #1 2 miss. Nothing sinks. Blue concedes (MK-NAVAL-4). "
+        "Tokens sunk: Red 0, Blue 0 (MK-NAVAL-4 (concession)).")
+
+
+def test_mk_amb_12_the_chooser_may_concede_first(scene: Scene) -> None:
+    scene.set_tile("0505", terrain="open_water", explored=True, controller=None)
+    scene.ship(scene.red, 1, "0505")
+    scene.ship(scene.blue, 1, "0505")
+    scene.at("C")
+    battle = summer.choose_battle(scene.red, scene.player, "0505", scene.blue.pk, True)
+    bp.roll_naval(battle.pk, scene.player, scene.campaign, scene.red, A, [1])
+    bp.roll_naval(battle.pk, scene.other, scene.campaign, scene.blue, D, [1])
+    bp.choose_naval_losses(battle.pk, scene.player, scene.campaign, scene.red, A, [])
+    bp.choose_naval_losses(battle.pk, scene.other, scene.campaign, scene.blue, D, [])
+    bp.concede_naval(battle.pk, scene.player, scene.campaign, scene.red, A)
+    battle = Battle.objects.get(pk=battle.pk)
+    assert (battle.result_chooser, battle.result_opponent) == ("loss", "win")
+    assert "Red concedes (MK-NAVAL-4)." in last_event(scene).summary
 
 
 @pytest.mark.parametrize("blue_dice, b2_upright, result", [
@@ -325,3 +398,148 @@ def test_views_work_as_plain_forms_and_refuse_with_409(tv1: Any, client: Any) ->
                            {"side": D, "source": "table", "dice": "5"}, HTTP_HX_REQUEST="true")
     assert fragment.status_code == 200 and b"Waiting for Red" in fragment.content
     assert b"<html" not in fragment.content
+
+
+# -- rules checked by name through the services ------------------------------------------------
+
+
+def test_mk_land_1_mk_land_3_every_army_fights_one_simple_battle(scene: Scene) -> None:
+    """In Simple mode a land battle is fought die by die (MK-LAND-3), and every upright army
+    of both kingdoms on the tile takes part in it (MK-LAND-1); an army on its side does not
+    (MK-SIMPLE-1, MK-AMB-5)."""
+    simple_mode(scene)
+    Army.objects.filter(kingdom=scene.red, number=2).update(tile=scene.tile("0504"))
+    scene.army(scene.red, 3, "0504", points=300)
+    scene.army(scene.blue, 2, "0504", points=200)
+    scene.army(scene.blue, 3, "0504", on_side=True)
+    scene.at("C")
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    assert bp.play_type(battle) == bp.SIMPLE
+    bp.start_simple(battle.pk, scene.player, scene.campaign, scene.red)
+    sides = Battle.objects.get(pk=battle.pk).data["play"]["sides"]
+    assert [(a["name"], a["points"], a["defence"]) for a in sides[A]["armies"]] == [
+        ("Red's army #2", 500, 5), ("Red's army #3", 300, 3)]
+    assert [(a["name"], a["points"], a["defence"]) for a in sides[D]["armies"]] == [
+        ("Blue's army #1", 500, 5), ("Blue's army #2", 200, 2)]
+
+
+def test_mk_bsel_6_mk_amb_3_the_chooser_is_the_attacker_and_allocates_first(
+        scene: Scene) -> None:
+    """Blue chooses the second battle (at 0303, after Red chose 0504), so Blue attacks there."""
+    simple_mode(scene)
+    Army.objects.filter(kingdom=scene.red, number=2).update(tile=scene.tile("0504"))
+    scene.army(scene.blue, 2, "0303")
+    scene.at("C")
+    summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    battle = summer.choose_battle(scene.blue, scene.other, "0303", scene.red.pk)
+    bp.start_simple(battle.pk, scene.other, scene.campaign, scene.blue)
+    play = Battle.objects.get(pk=battle.pk).data["play"]
+    assert (play["sides"][A]["kingdom"], play["sides"][D]["kingdom"]) == (scene.blue.pk,
+                                                                          scene.red.pk)
+    bp.roll_simple(battle.pk, scene.player, scene.campaign, scene.red, D, [6])
+    bp.roll_simple(battle.pk, scene.other, scene.campaign, scene.blue, A, [6])
+    before = dump()
+    with pytest.raises(ServiceError, match="attacker"):
+        bp.allocate(battle.pk, scene.player, scene.campaign, scene.red, D, 0,
+                    army_key(scene.blue, 2))
+    assert dump() == before
+    bp.allocate(battle.pk, scene.other, scene.campaign, scene.blue, A, 0,
+                army_key(scene.red, 1))
+    step = bp.simple_view(Battle.objects.get(pk=battle.pk).data["play"])["steps"][0]
+    assert (step["side"], step["die"], step["target"], step["hit"]) == (
+        A, 6, "Red's army #1", True)
+
+
+def test_mk_amb_5_an_army_on_its_side_sits_out_and_follows_the_result(tv1: Any) -> None:
+    scene, battle = tv1
+    scene.army(scene.blue, 2, "0504", on_side=True)
+    bp.start_simple(battle.pk, scene.player, scene.campaign, scene.red)
+    sides = Battle.objects.get(pk=battle.pk).data["play"]["sides"]
+    assert [a["name"] for a in sides[D]["armies"]] == ["Blue's army #1"]
+    bp.roll_simple(battle.pk, scene.player, scene.campaign, scene.red, A, [6])
+    bp.roll_simple(battle.pk, scene.other, scene.campaign, scene.blue, D, [1])
+    with pytest.raises(ServiceError, match="not an enemy army in this battle"):
+        bp.allocate(battle.pk, scene.player, scene.campaign, scene.red, A, 0,
+                    army_key(scene.blue, 2))
+    bp.allocate(battle.pk, scene.player, scene.campaign, scene.red, A, 0,
+                army_key(scene.blue, 1))
+    bp.allocate(battle.pk, scene.other, scene.campaign, scene.blue, D, 0,
+                army_key(scene.red, 2))
+    assert Battle.objects.get(pk=battle.pk).result_chooser == "win"
+    on_side = scene.get_army(scene.blue, 2)
+    assert (on_side.points, on_side.tile.label, on_side.on_side) == (500, "0604", True)
+
+
+def test_mk_simple_10_11_no_unit_strength_and_points_stay_lost(tv1: Any) -> None:
+    """A Simple battle changes no Unit Strength (MK-SIMPLE-10); the 100 points each side lost
+    stay lost, so the next month's battle starts from 400 (MK-SIMPLE-11)."""
+    from battles.models import UnitStrengthEvent
+    from battles.rules import mighty_kingdoms as mkb
+
+    scene, battle = tv1
+    with pytest.raises(ServiceError, match=r"Only Kings of War land battles change Unit "
+                                           r"Strength \(MK-US-8\)"):
+        summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win",
+                            units=[mkb.UnitBattleRecord("1", routed=True)])
+    bp.start_simple(battle.pk, scene.player, scene.campaign, scene.red)
+    bp.roll_simple(battle.pk, scene.player, scene.campaign, scene.red, A, [6])
+    bp.roll_simple(battle.pk, scene.other, scene.campaign, scene.blue, D, [5])
+    bp.allocate(battle.pk, scene.player, scene.campaign, scene.red, A, 0,
+                army_key(scene.blue, 1))
+    bp.allocate(battle.pk, scene.other, scene.campaign, scene.blue, D, 0,
+                army_key(scene.red, 2))
+    assert not UnitStrengthEvent.objects.exists()
+    assert "Unit Strength" not in last_event(scene).summary
+    # Next month Red marches back in: both armies start from 400 points, Defence 4.
+    Army.objects.filter(kingdom=scene.red, number=2).update(tile=scene.tile("0504"))
+    Army.objects.filter(kingdom=scene.blue).update(defending=False)  # gone at Reform (MK-AMB-7)
+    scene.at("C", month=2)
+    again = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    bp.start_simple(again.pk, scene.player, scene.campaign, scene.red)
+    sides = Battle.objects.get(pk=again.pk).data["play"]["sides"]
+    assert [(a["points"], a["defence"]) for s in (A, D) for a in sides[s]["armies"]] == [
+        (400, 4), (400, 4)]
+
+
+def test_mk_naval_6_the_results_table_follows_a_naval_battle(scene: Scene) -> None:
+    """Blue concedes with two ships afloat: as losers they must leave 0505 for the open water
+    of 0506 (no adjacent tile of Blue's takes a ship) and lie on their side (MK-RESULT-1,
+    MK-AMB-15)."""
+    for label in ("0505", "0506"):
+        scene.set_tile(label, terrain="open_water", explored=True, controller=None)
+    scene.ship(scene.red, 1, "0505")
+    scene.ship(scene.blue, 1, "0505")
+    scene.ship(scene.blue, 2, "0505")
+    scene.at("C")
+    battle = summer.choose_battle(scene.red, scene.player, "0505", scene.blue.pk)
+    assert battle.kind == "naval"
+    bp.roll_naval(battle.pk, scene.player, scene.campaign, scene.red, A, [1])
+    bp.roll_naval(battle.pk, scene.other, scene.campaign, scene.blue, D, [1, 1])
+    bp.choose_naval_losses(battle.pk, scene.player, scene.campaign, scene.red, A, [])
+    bp.choose_naval_losses(battle.pk, scene.other, scene.campaign, scene.blue, D, [])
+    bp.roll_naval(battle.pk, scene.player, scene.campaign, scene.red, A, [2])  # fights on
+    bp.concede_naval(battle.pk, scene.other, scene.campaign, scene.blue, D)
+    ships = {s.number: (s.tile.label, s.on_side) for s in Ship.objects.filter(kingdom=scene.blue)}
+    assert ships == {1: ("0506", True), 2: ("0506", True)}
+    red_ship = Ship.objects.get(kingdom=scene.red)
+    assert (red_ship.tile.label, red_ship.on_side) == ("0505", False)
+    assert Battle.objects.get(pk=battle.pk).data["control"] == [None, None]  # open water
+
+
+def test_mk_lw_3_the_roll_damages_nothing_only_the_result_does(scene: Scene) -> None:
+    """Red's ship loses the land/water roll at 0504 and keeps every token; had Red no way out,
+    the ship would be destroyed by the result (MK-RESULT-1), not by the dice."""
+    scene.set_tile("0504", features=["coast"])
+    scene.set_tile("0505", terrain="open_water", explored=True, controller=None)
+    ship = scene.ship(scene.red, 1, "0504")
+    scene.at("C")
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    assert battle.kind == "land_water"
+    bp.roll_land_water(battle.pk, scene.player, scene.campaign, scene.red, A, [1])
+    bp.roll_land_water(battle.pk, scene.other, scene.campaign, scene.blue, D, [6])
+    battle = Battle.objects.get(pk=battle.pk)
+    assert (battle.result_chooser, battle.data["removed"], battle.data["destroyed"]) == (
+        "loss", [], [])
+    ship.refresh_from_db()
+    assert (ship.tile.label, ship.on_side) == ("0505", True)
+    assert scene.get_army(scene.blue, 1).tile.label == "0504"

@@ -4,6 +4,7 @@ retreats, slaughter (MK-LAND-4, MK-AMB-6), board size and defended tiles (MK-BOA
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,8 @@ from tests.mk.test_summer_scene import Scene, campaign, dump, scene  # noqa: F40
 pytestmark = pytest.mark.django_db
 
 GM_VIEW = SimpleNamespace(is_gm=True, kingdom=None)
+# When a token left play (the battle phase of the scene's month), as ``data["removed"]`` says.
+REMOVED = {"year": 1, "season": "summer", "month": 1, "phase": "C", "sub_phase": ""}
 
 
 def last_event(scene: Scene) -> Event:
@@ -121,7 +124,7 @@ def test_mk_result_3_the_winner_may_move_one_token_on(clash: Scene) -> None:
     with pytest.raises(ServiceError, match="may move only to an adjacent tile Red controls and "
                                            r"it can enter: 0403 \(MK-RESULT-3\)"):
         summer_battles.winner_move(scene.red, scene.player, battle.pk, key, "0604")
-    with pytest.raises(ServiceError, match="only an upright army or ship of the winner"):
+    with pytest.raises(ServiceError, match="only an army or ship of the winner still there"):
         summer_battles.winner_move(scene.red, scene.player, battle.pk, "army:999999", "0403")
     assert dump() == before
     summer_battles.winner_move(scene.red, scene.player, battle.pk, key, "0403")
@@ -197,7 +200,10 @@ def test_mk_result_1_no_retreat_tile_destroys_the_token(clash: Scene) -> None:
     scene.set_tile("0604", controller=scene.red)
     battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
     summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
-    assert not Army.objects.filter(kingdom=scene.blue).exists()
+    # The row stays, off the map, so its number is never used again (as every removal).
+    gone = scene.get_army(scene.blue, 1)
+    assert (gone.tile, gone.on_side, gone.data["removed"]) == (None, False, REMOVED | {
+        "reason": "no retreat tile", "rule": "MK-RESULT-1"})
     assert "Blue's army #1 has nowhere to go and is destroyed" in last_event(scene).summary
 
 
@@ -223,7 +229,8 @@ def test_mk_result_removed_tokens_leave_the_map_with_the_result(clash: Scene) ->
     assert dump() == before
     summer.enter_result(battle.pk, scene.gm, scene.campaign, result="loss",
                         removed=[f"army:{red_army.pk}"])
-    assert not Army.objects.filter(pk=red_army.pk).exists()
+    assert Army.objects.get(pk=red_army.pk).data["removed"] == REMOVED | {
+        "reason": "lost in battle", "rule": "MK-RESULT"}
     assert Battle.objects.get(pk=battle.pk).data["removed"] == ["Red's army #2"]
     assert scene.tile("0504").controller_id == scene.blue.pk
 
@@ -238,7 +245,9 @@ def test_mk_land_4_slaughter_removes_one_token_and_takes_the_tile(clash: Scene) 
         summer.enter_result(battle.pk, scene.gm, scene.campaign,
                             slaughtered=f"army:{scene.get_army(scene.red, 2).pk}")
     summer.enter_result(battle.pk, scene.gm, scene.campaign, slaughtered=f"army:{second.pk}")
-    assert not Army.objects.filter(pk=second.pk).exists()
+    second = Army.objects.get(pk=second.pk)
+    assert (second.tile, second.data["removed"]) == (None, REMOVED | {
+        "reason": "slaughtered", "rule": "MK-LAND-4"})
     first = scene.get_army(scene.blue, 1)
     assert (first.tile.label, first.on_side) == ("0604", True)
     assert scene.tile("0504").controller_id == scene.red.pk
@@ -268,3 +277,78 @@ def test_mk_btype_naval_battle_may_be_called_with_ships_on_both_sides(clash: Sce
                                   call_naval=True)
     battle = Battle.objects.get(pk=battle.pk)
     assert battle.kind == "naval" and "board" not in battle.data
+
+
+def test_mk_result_3_the_winner_may_move_a_token_lying_on_its_side(clash: Scene) -> None:
+    """"1 of its armies or ships": Red army #3, on its side in 0504, may be the one to move on;
+    it moves as it is (MK-AMB-28: the move does not lay it down, nor stand it up)."""
+    scene = clash
+    third = scene.army(scene.red, 3, "0504", on_side=True)
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
+    key = f"army:{third.pk}"
+    options = summer_battles.winner_move_options(load_state(scene.campaign),
+                                                 Battle.objects.get(pk=battle.pk))
+    assert options[key] == {"name": "Red's army #3", "options": ["0403"]}
+    summer_battles.winner_move(scene.red, scene.player, battle.pk, key, "0403")
+    third = scene.get_army(scene.red, 3)
+    assert (third.tile.label, third.on_side) == ("0403", True)
+    assert last_event(scene).summary == (
+        "After the battle at 0504: Red's army #3 moves on to 0403 (MK-RESULT-3).")
+
+
+def test_an_army_lost_in_battle_leaves_every_list_of_armies_in_play(clash: Scene,
+                                                                    login: Any) -> None:
+    from django.urls import reverse
+
+    scene = clash
+    scene.set_tile("0604", controller=scene.red)  # Blue has nowhere to retreat
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
+    assert [a.kingdom for a in load_state(scene.campaign).armies].count(scene.blue.pk) == 0
+    client = login(scene.gm)
+    slug = scene.campaign.slug
+    detail = client.get(reverse("campaign:detail", args=[slug]))
+    blue_row = next(k for k in detail.context["kingdoms"] if k.pk == scene.blue.pk)
+    assert blue_row.n_armies == 0
+    kingdom = client.get(reverse("campaign:kingdom", args=[slug, scene.blue.pk]))
+    assert list(kingdom.context["armies"]) == []
+    index = client.get(reverse("campaign:battles:index", args=[slug]))
+    assert {k.name: k.armies_n for k in index.context["kingdoms"]} == {"Red": 2, "Blue": 0}
+    roster = client.get(reverse("campaign:battles:roster", args=[slug, scene.blue.pk]))
+    assert ([r["army"].number for r in roster.context["rows"]],
+            [r["army"].number for r in roster.context["gone"]]) == ([], [1])
+
+
+@pytest.mark.parametrize("result", ["draw", "win"])
+def test_mk_amb_14_retreats_and_the_winners_move_bring_no_terrain_effect(
+        clash: Scene, result: str) -> None:
+    """Red army #2 leaves 0504 for 0403 across a forest edge: by a retreat after a draw, or by
+    the winner's move. Neither is a Move order, so Reform leaves it upright (MK-REFORM-1)."""
+    scene = clash
+    scene.set_tile("0504", edges={"5": ["forest"]})  # 0504's side of its edge with 0403
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result=result)
+    if result == "win":
+        summer_battles.winner_move(scene.red, scene.player, battle.pk,
+                                   f"army:{scene.get_army(scene.red, 2).pk}", "0403")
+    red2 = scene.get_army(scene.red, 2)
+    assert (red2.tile.label, red2.on_side) == ("0403", False)
+    phases.advance(scene.campaign, scene.gm)  # C) Battle closes
+    event = phases.advance(scene.campaign, scene.gm)  # D) Reform closes
+    assert scene.get_army(scene.red, 2).on_side is False
+    assert "forest" not in event.summary
+
+
+def test_mk_land_2_only_upright_armies_fight_and_size_the_board(clash: Scene) -> None:
+    """Kings of War: Red brings 2 upright armies, Blue 1 upright and 2 on their side; the
+    larger fighting side has 2 armies, so the board is 4'x4', not 5'x4' (MK-BOARD-1)."""
+    scene = clash
+    scene.army(scene.red, 3, "0504")
+    scene.army(scene.blue, 2, "0504", on_side=True)
+    scene.army(scene.blue, 3, "0504", on_side=True)
+    battle = Battle.objects.get(pk=summer.choose_battle(scene.red, scene.player, "0504",
+                                                        scene.blue.pk).pk)
+    assert (battle.mode, battle.data["board"]) == ("kow", "4'x4'")
+    assert battle.data["opponent_fighters"] == [f"army:{scene.get_army(scene.blue, 1).pk}"]
+    assert len(battle.data["chooser_fighters"]) == 2

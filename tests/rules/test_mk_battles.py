@@ -1223,7 +1223,7 @@ def test_mk_result_4_draw_on_a_third_kingdoms_tile_sends_both_away():
         results.fate_of("C1")  # the third kingdom is not part of the battle
 
 
-def test_mk_amb_15_loss_lays_ships_on_their_side_and_on_side_winner_tokens_cannot_move():
+def test_mk_amb_15_mk_result_3_loss_lays_ships_on_their_side_and_any_winner_token_may_move():
     tile = TileForces("T", "b", (ship("S", "a"), army("B1", "b"), army("B2", "b", False)))
     results = battle_results(tile, {"a": Result.WIN, "b": Result.LOSS}, NEIGHBOURS)
     assert results.fate_of("S").fate is Fate.STAY
@@ -1234,8 +1234,10 @@ def test_mk_amb_15_loss_lays_ships_on_their_side_and_on_side_winner_tokens_canno
     assert results2.fate_of("S").options == ("N1", "N2", "W1")
     assert dict(results2.winner_move_options) == {"B1": ("N3",)}
     results3 = battle_results(tile2, {"a": Result.WIN, "b": Result.LOSS}, NEIGHBOURS)
-    assert dict(results3.winner_move_options) == {"S": ("N1", "N2")}  # A9 is on its side
+    # MK-RESULT-3: "1 of its armies or ships", on its side (A9) or not; A9 stays on its side.
+    assert dict(results3.winner_move_options) == {"S": ("N1", "N2"), "A9": ("N1",)}
     assert results3.fate_of("A9").fate is Fate.STAY and results3.fate_of("A9").on_side_after
+    validate_winner_move(results3, "A9", "N1")
 
 
 def test_mk_result_5_validate_retreat_choices():
@@ -1577,3 +1579,131 @@ def test_mk_art_8_mk_amb_37_capital_taken_passes_its_artefacts():
     with pytest.raises(BattleError, match="own Capital City"):
         capital_taken(kept, taker="red", taker_unit=None, taker_holds_own_capital=True)
     assert route_artefact("green", None, True) == ArtefactHolder("green")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules each checked by name (MK-LAND, MK-BTYPE-2, MK-NAVAL-5, MK-LW-2, MK-SIMPLE-8/11,
+# MK-AMB-3/26, MK-DEF-3, MK-RECRUIT-3)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_mk_land_1_every_army_of_each_kingdom_fights_in_one_battle():
+    tile = TileForces("T", "b", (army("a1", "a"), army("a2", "a"), army("a3", "a", False),
+                                 army("b1", "b"), army("b2", "b"), army("b3", "b"),
+                                 army("c1", "c")))
+    fought = battle_type(tile, "a", "b")
+    assert (fought.kind, fought.chooser_fighters, fought.opponent_fighters) == (
+        BattleKind.LAND, ("a1", "a2"), ("b1", "b2", "b3"))
+
+
+def test_mk_btype_2_mixed_sides_follow_the_mk_amb_11_procedure():
+    # Armies and ships on both sides: naval may be called, land otherwise; ships sit it out.
+    both = TileForces("T", None, (army("a1", "a"), ship("s1", "a"), army("b1", "b"),
+                                  ship("t1", "b")))
+    land = battle_type(both, "a", "b")
+    assert (land.kind, land.legal_kinds) == (BattleKind.LAND, (BattleKind.NAVAL, BattleKind.LAND))
+    assert (land.chooser_fighters, land.opponent_fighters) == (("a1",), ("b1",))
+    naval = battle_type(both, "a", "b", call_naval=True)
+    assert (naval.chooser_fighters, naval.opponent_fighters) == (("s1",), ("t1",))
+    # A pair and an army against an army: a land battle; the pair is at sea (MK-AMB-13).
+    mixed = TileForces("T", None, (pair("p1", "a"), army("a1", "a"), army("b1", "b")))
+    assert battle_type(mixed, "a", "b").chooser_fighters == ("a1",)
+    # A pair and a ship against armies only: land/water, every upright token rolls.
+    afloat = TileForces("T", None, (pair("p1", "a"), ship("s1", "a"), army("b1", "b")))
+    fought = battle_type(afloat, "a", "b")
+    assert (fought.kind, fought.chooser_fighters) == (BattleKind.LAND_WATER, ("p1", "s1"))
+
+
+def test_mk_naval_5_a_naval_battle_ends_in_a_draw_only_when_both_fleets_sink_evenly():
+    battle = start_naval_battle([ship("s1", A), ship("s2", A)], [ship("t1", B)])
+    # Each side sinks one token, but the attacker keeps s2: the attacker wins, not a draw.
+    over = naval_round(battle, {"s1": 6, "s2": 1}, {"t1": 6}, attacker_losses=["s1"],
+                       defender_losses=["t1"])
+    result = naval_outcome(over)
+    assert (result.attacker, result.defender, result.attacker_score, result.defender_score) == (
+        Result.WIN, Result.LOSS, 1, 1)
+    sunk_evenly = naval_round(
+        start_naval_battle([ship("s1", A)], [ship("t1", B)]), {"s1": 4}, {"t1": 4},
+        attacker_losses=["s1"], defender_losses=["t1"])
+    assert (naval_outcome(sunk_evenly).attacker, naval_outcome(sunk_evenly).defender) == (
+        Result.DRAW, Result.DRAW)
+
+
+@pytest.mark.parametrize("attacker_dice, defender_dice, results", [
+    ([6], [3, 2], (Result.WIN, Result.LOSS)),
+    ([1, 1], [2], (Result.DRAW, Result.DRAW)),
+    ([2, 2], [6], (Result.LOSS, Result.WIN)),
+])
+def test_mk_lw_2_the_higher_total_wins_and_equal_totals_draw(attacker_dice, defender_dice,
+                                                             results):
+    attackers = [ship("s1", A)] if len(attacker_dice) == 1 else [pair("p1", A)]
+    defenders = [army("b1", B), army("b2", B)] if len(defender_dice) == 2 else [army("b1", B)]
+    fought = land_water_battle(attackers, defenders, attacker_dice, defender_dice)
+    assert (fought.outcome.attacker, fought.outcome.defender) == results
+    assert (fought.attacker_total, fought.defender_total, fought.outcome.rule) == (
+        sum(attacker_dice), sum(defender_dice), "MK-LW-2")
+
+
+@pytest.mark.parametrize("mode, second_hits", [(DefenceMode.DYNAMIC, True),
+                                               (DefenceMode.FIXED, False)])
+def test_mk_simple_8_defence_after_a_hit(mode, second_hits):
+    """A 300-point army (Defence 3) hit once drops to 200 points: Defence 2 for the next die
+    by default, still 3 with the fixed option (MK-AMB-1); a 2 then hits, or misses."""
+    battle = start_simple_battle([SimpleArmy("a1", 500), SimpleArmy("a2", 500)],
+                                 [SimpleArmy("b1", 300), SimpleArmy("b2", 500)],
+                                 [3, 2], [1, 1], defence_mode=mode)
+    battle = allocate(battle, A, 0, "b1")
+    assert current_defence(battle, battle.side(B).army("b1")) == (2 if mode is
+                                                                   DefenceMode.DYNAMIC else 3)
+    battle = allocate(battle, B, 0, "a1")
+    battle = allocate(battle, A, 1, "b1")
+    assert battle.steps[-1].hit is second_hits
+    assert battle.side(B).army("b1").points == (100 if second_hits else 200)
+
+
+def test_mk_bsel_6_mk_amb_3_the_chooser_attacks_and_allocates_first():
+    battle = start_simple_battle([SimpleArmy("a1", 500)], [SimpleArmy("b1", 500)], [6], [6])
+    assert next_to_allocate(battle) is A
+    with pytest.raises(BattleError, match="attacker"):
+        allocate(battle, B, 0, "a1")
+
+
+def test_mk_amb_26_board_sizes_are_in_feet():
+    assert [(size.width_ft, size.depth_ft, size.label) for size in
+            (board_size(2, 1), board_size(3, 1), board_size(1, 5), board_size(6, 6))] == [
+        (4, 4, "4'x4'"), (5, 4, "5'x4'"), (6, 4, "6'x4'"), (8, 4, "8'x4'")]
+
+
+def test_mk_def_2_3_the_allowance_in_words_and_the_piece_sizes():
+    from battles.rules.mighty_kingdoms import DEFENCE_PIECE_SIZES, describe_allowance
+
+    assert [describe_allowance(defence_allowance(s)) for s in ("", "village", "capital",
+                                                              "fortress")] == [
+        "add, remove or move 1 terrain piece",
+        "add up to 1 blocking or difficult piece and up to 2 obstacles anywhere",
+        "add up to 2 blocking or difficult pieces and up to 2 obstacles anywhere, and place 1 "
+        "objective marker in its own half, worth 1 Victory Point each to whoever controls it "
+        "at the end, on top of the scenario's scoring",
+        "add up to 2 blocking or difficult pieces and up to 4 obstacles anywhere, and place 2 "
+        "objective markers in its own half, worth 1 Victory Point each to whoever controls it "
+        "at the end, on top of the scenario's scoring",
+    ]
+    # MK-DEF-3 is measured at the table; the app shows the sizes with the allowance.
+    assert DEFENCE_PIECE_SIZES == (
+        'An obstacle is about 6" long (several may be joined); a blocking or difficult piece '
+        'is about 6"x6" (several may be merged). Blocking terrain stays more than 3" from the '
+        "centre circle and from every objective marker; difficult ground may be flat.")
+
+
+def test_mk_recruit_3_mk_simple_11_a_recruit_has_500_points_and_losses_stay():
+    from campaign.rules.mighty_kingdoms import FORTRESS, Army, Kingdom, MapView, TileState
+    from ledger.rules import mighty_kingdoms as eco
+
+    red = Kingdom("red", "Red", "F1", "F1")
+    tiles = MapView((TileState("F1", settlement=FORTRESS, controller="red", explored=True),))
+    damaged = Army(1, "red", 1, "F1", points=200)
+    state = eco.KingdomWinter(red, eco.Resources(gold=1), (damaged,), last_number=1)
+    outcome = eco.apply_purchase(state, tiles, eco.Purchase(eco.RECRUIT, "F1"))
+    assert outcome.new_army is not None and outcome.new_army.points == 500
+    # The damaged army keeps its 200 points: nothing in the rules restores them.
+    assert [(a.number, a.points) for a in outcome.state.armies] == [(1, 200), (2, 500)]

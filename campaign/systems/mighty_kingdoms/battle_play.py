@@ -26,15 +26,15 @@ from django.db import transaction
 from battles.models import Battle
 from battles.rules import mighty_kingdoms as mkb
 from campaign.chronicle import Recorder, snapshot
-from campaign.models import Event, Kingdom
+from campaign.models import Kingdom
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import summer_battles, summer_common
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from campaign.systems.mighty_kingdoms.summer_common import (
-    all_movers,
     kingdom_name,
     label_of,
     month_battles,
+    movers_at,
     require_phase,
 )
 
@@ -47,8 +47,9 @@ SIMPLE, NAVAL, LAND_WATER = "simple", "naval", "land_water"
 
 
 def play_type(battle: Battle) -> str | None:
-    """Which in-app battle this is: simple, naval, land_water, or None (Kings of War, slaughter:
-    fought at the table, result entered by the GM)."""
+    """Which in-app battle this is: simple (a land battle in Simple mode, MK-LAND-3), naval,
+    land_water, or None (a Kings of War game, MK-LAND-2, or a slaughter: decided at the table,
+    entered on the battle page)."""
     if battle.kind == mkb.BattleKind.LAND.value and battle.mode == "simple":
         return SIMPLE
     if battle.kind == mkb.BattleKind.NAVAL.value:
@@ -100,13 +101,15 @@ def _save_draft(battle: Battle, play: dict[str, Any]) -> None:
     battle.save(update_fields=["data"])
 
 
-def _server_dice(count: int) -> list[int]:
+def server_dice(count: int) -> list[int]:
+    """``count`` dice rolled by the server (``summer_common.RNG``: the system's random source,
+    a seeded one in tests and the demo)."""
     return [summer_common.RNG.randint(1, 6) for _ in range(count)]
 
 
 def _dice_values(values: list[int] | None, count: int, rule: str) -> tuple[list[int], str]:
     if values is None:
-        return _server_dice(count), "server"
+        return server_dice(count), "server"
     values = list(values)
     if len(values) != count or any(
         isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in values
@@ -123,7 +126,7 @@ def _rules(call: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _fighters(state: MKState, battle: Battle, kind: mkb.BattleKind) -> dict[str, list[str]]:
-    tf = summer_battles.forces(state).get(label_of(state, battle.tile_id))
+    tf = summer_battles.tile_forces(state, label_of(state, battle.tile_id))
     if tf is None:
         raise ServiceError("Nobody is left on this battle's tile.")
     return {side: [t.id for t in mkb.fighting_tokens(tf.tokens_of(side_kingdom(battle, side)),
@@ -133,33 +136,32 @@ def _fighters(state: MKState, battle: Battle, kind: mkb.BattleKind) -> dict[str,
 def _finish(state: MKState, battle: Battle, user: Any, outcome: mkb.Outcome, *,
             removed: list[str], points: dict[str, int], story: list[str],
             dice: list[dict[str, Any]], play: dict[str, Any]) -> Battle:
-    """Apply the outcome: points losses, then the GM result path (MK-RESULT), as one entry."""
+    """Apply the outcome as ONE chronicle entry: points losses, then the result
+    (``summer_battles.apply_result``, the same path as a result the GM enters by hand)."""
+    rec = Recorder(state.campaign, user, "summer.battle_result", "", dice=dice,
+                   data={"battle": battle.pk})
+    # The draft in ``data["play"]`` was saved without an event; undoing this entry puts the
+    # battle back as it was before it was set up.
     before_play = snapshot(battle)
     before_play["data"] = {k: v for k, v in (battle.data or {}).items() if k != "play"}
-    rec = Recorder(state.campaign, user, "summer.battle_result", "")
     rec.changes.append({"op": "update", "model": battle._meta.label_lower, "pk": battle.pk,
                         "fields": before_play})
-    movers = all_movers(state)
+    movers = movers_at(state, [label_of(state, battle.tile_id)])
     for key, value in points.items():
         army = movers[key].army
-        if army is not None and key not in removed:
+        if army is not None:
             rec.update(state.army_rows[army.id], points=value)
     play = {**play, "outcome": {"attacker": outcome.attacker.value,
                                 "defender": outcome.defender.value, "rule": outcome.rule,
                                 "attacker_score": outcome.attacker_score,
                                 "defender_score": outcome.defender_score}}
-    _save_draft(battle, play)
-    summer_battles.enter_result(battle.pk, user, state.campaign, result=outcome.attacker.value,
-                                removed=removed)
-    event = Event.objects.filter(campaign=state.campaign).order_by("-seq").first()
-    assert event is not None and event.kind == "summer.battle_result"
-    Event.objects.filter(pk=event.pk).update(
-        summary=" ".join([*story, event.summary]),
-        dice=dice + list(event.dice or []),
-        data={**(event.data or {}), "battle": battle.pk, "play": play},
-        changes=rec.changes + list(event.changes),
-        reversible=True,
-    )
+    battle.data = {**(battle.data or {}), "play": play}
+    battle.campaign = state.campaign
+    story = story + summer_battles.apply_result(state, rec, battle, result=outcome.attacker.value,
+                                                removed=removed)
+    rec.summary = " ".join(story)
+    rec.data["play"] = play
+    rec.finish()
     return Battle.objects.get(pk=battle.pk)
 
 
@@ -190,7 +192,7 @@ def start_simple(battle_id: int, user: Any, campaign: Any, kingdom: Kingdom | No
             raise ServiceError("This battle has already been set up.")
         if kingdom is not None and kingdom.pk not in (battle.chooser_id, battle.opponent_id):
             raise ServiceError(f"{kingdom_name(state, kingdom.pk)} is not fighting this battle.")
-        movers = all_movers(state)
+        movers = movers_at(state, [label_of(state, battle.tile_id)])
         fighters = _fighters(state, battle, mkb.BattleKind.LAND)
         sides = {}
         for side in SIDES:
@@ -268,7 +270,7 @@ def resolve_automatically(battle_id: int, user: Any, campaign: Any,
         for side in SIDES:
             entry = play["sides"][side]
             if entry["dice"] is None:
-                entry["dice"], entry["source"] = _server_dice(len(entry["armies"])), "server"
+                entry["dice"], entry["source"] = server_dice(len(entry["armies"])), "server"
         sim = _rules(simple_state, play)
         while not mkb.simple_battle_over(sim):
             choice = mkb.suggest_allocation(sim)
@@ -321,6 +323,7 @@ def _finish_simple(state: MKState, battle: Battle, user: Any, play: dict[str, An
         for army in sim.side(mkb.Side(side)).armies:
             if army.destroyed:
                 removed.append(army.id)
+                points[army.id] = 0  # MK-SIMPLE-6: its roster shows what is left, nothing
             elif army.points != army.start_points:
                 points[army.id] = army.points
     play = {**play, "final": {a.id: a.points for s in SIDES for a in sim.side(mkb.Side(s)).armies}}
@@ -368,7 +371,7 @@ def simple_view(play: dict[str, Any]) -> dict[str, Any]:
 
 
 def _naval_tokens(state: MKState, battle: Battle) -> dict[str, list[dict[str, Any]]]:
-    movers = all_movers(state)
+    movers = movers_at(state, [label_of(state, battle.tile_id)])
     fighters = _fighters(state, battle, mkb.BattleKind.NAVAL)
     return {side: [{"id": key, "kind": movers[key].kind,
                     "name": summer_battles.token_title(state, movers[key])}
@@ -409,7 +412,8 @@ def naval_hits(battle: mkb.NavalBattle, rnd: dict[str, Any]) -> dict[str, int]:
 
 
 def _start_naval(state: MKState, battle: Battle) -> dict[str, Any]:
-    play = {"type": NAVAL, "river": state.map.tile(label_of(state, battle.tile_id)).has_river,
+    here = label_of(state, battle.tile_id)
+    play = {"type": NAVAL, "river": state.map_around([here], 0).tile(here).has_river,
             "fleets": _naval_tokens(state, battle), "rounds": [], "conceded": None}
     _rules(naval_state, play)
     return play
@@ -430,6 +434,13 @@ def roll_naval(battle_id: int, user: Any, campaign: Any, kingdom: Kingdom | None
         if mkb.naval_battle_over(sea):
             raise ServiceError("The naval battle is already over (MK-NAVAL-4).")
         rnd = _open_round(play)
+        done = len(sea.rounds)
+        if rnd is None and done:
+            # MK-AMB-12: after a round the chooser answers first; rolling again is fighting on.
+            if side == A:
+                play["fight_on"] = done
+            elif play.get("fight_on", 0) < done:
+                raise ServiceError(_chooser_first(state, battle, done))
         if rnd is None:
             rnd = {"dice": {A: None, D: None}, "source": {A: None, D: None},
                    "losses": {A: None, D: None}}
@@ -475,19 +486,57 @@ def choose_naval_losses(battle_id: int, user: Any, campaign: Any, kingdom: Kingd
         return battle
 
 
+def _chooser_first(state: MKState, battle: Battle, done: int) -> str:
+    chooser = kingdom_name(state, battle.chooser_id)
+    return (f"{chooser} chose this battle, so {chooser} answers first after round {done}: "
+            "concede, or fight on by rolling the next round's dice (MK-AMB-12).")
+
+
+def naval_offer(play: dict[str, Any]) -> str | None:
+    """MK-NAVAL-4, MK-AMB-12: which side may concede now (None: nobody). After each complete
+    round the chooser (attacker) is asked first; once it fights on (rolls the next round) the
+    opponent may concede before rolling its own dice."""
+    sea = naval_state(play)
+    done = len(sea.rounds)
+    if not done or mkb.naval_battle_over(sea):
+        return None
+    rnd = _open_round(play)
+    if play.get("fight_on", 0) < done:
+        return A if rnd is None else None
+    if rnd is None or rnd["dice"][D] is None:
+        return D
+    return None
+
+
 def concede_naval(battle_id: int, user: Any, campaign: Any, kingdom: Kingdom | None,
                   side: str) -> Battle:
-    """MK-NAVAL-4, MK-AMB-12: after a complete round a side declares itself the loser."""
+    """MK-NAVAL-4, MK-AMB-12: after a complete round a side declares itself the loser; the
+    offer goes to the chooser first, then to its opponent (``naval_offer``). An opponent who
+    concedes after the chooser rolled to fight on leaves those dice unused."""
     with transaction.atomic():
         state, battle = _load(campaign, battle_id)
         play = _play(battle, NAVAL)
         if side not in SIDES:
             raise ServiceError("Say which side concedes.")
         _may_act(state, battle, kingdom, side)
+        sea = _rules(naval_state, play)
+        offer = naval_offer(play)
+        if offer != side:
+            done, rnd, fought_on = len(sea.rounds), _open_round(play), play.get("fight_on", 0)
+            if side == D and fought_on < done and rnd is None:
+                raise ServiceError(_chooser_first(state, battle, done))
+            if side == A and done and fought_on >= done:
+                raise ServiceError(f"{kingdom_name(state, battle.chooser_id)} chose to fight "
+                                   f"on after round {done}: finish the next round before "
+                                   "conceding (MK-AMB-12).")
+            if rnd is not None:
+                raise ServiceError("Finish this round (dice and losses) before conceding "
+                                   "(MK-NAVAL-4).")
+            raise ServiceError("A side may concede only after all dice of a round are "
+                               "resolved (MK-NAVAL-4).")
         if _open_round(play) is not None:
-            raise ServiceError("Finish this round (dice and losses) before conceding "
-                               "(MK-NAVAL-4).")
-        sea = _rules(mkb.concede_naval_battle, _rules(naval_state, play), side)
+            play["rounds"].pop()  # the chooser's dice for a round that is never fought
+        sea = _rules(mkb.concede_naval_battle, sea, side)
         play["conceded"] = side
         return _finish_naval(state, battle, user, play, sea)
 
@@ -532,11 +581,19 @@ def naval_view(play: dict[str, Any]) -> dict[str, Any]:
                        for s in SIDES},
             "round": rnd, "number": len(play["rounds"]) if rnd else len(play["rounds"]) + 1,
             "hits": naval_hits(sea, rnd) if rnd else {},
-            "suggest": {}, "over": mkb.naval_battle_over(sea),
+            "suggest": {}, "over": mkb.naval_battle_over(sea), "offer": naval_offer(play),
             "needed": {"plain": mkb.naval_roll_needed(False, play["river"]),
                        "pair": mkb.naval_roll_needed(True, play["river"])}}
     for side, due in view["hits"].items():
         view["suggest"][side] = list(mkb.suggest_naval_losses(sea, mkb.Side(side), due))
+    names = {t["id"]: t["name"] for s in SIDES for t in play["fleets"][s]}
+    view["history"] = [
+        {"number": rnd.number,
+         "sides": [{"side": side, "rolls": [(names[r.ship], r.natural, r.hit) for r in rolls],
+                    "lost": [names[x] for x in lost]}
+                   for side, rolls, lost in ((A, rnd.attacker_rolls, rnd.attacker_lost),
+                                             (D, rnd.defender_rolls, rnd.defender_lost))]}
+        for rnd in sea.rounds]
     return view
 
 
@@ -544,7 +601,7 @@ def naval_view(play: dict[str, Any]) -> dict[str, Any]:
 
 
 def _lw_tokens(state: MKState, battle: Battle) -> dict[str, list[mkb.Token]]:
-    tf = summer_battles.forces(state).get(label_of(state, battle.tile_id))
+    tf = summer_battles.tile_forces(state, label_of(state, battle.tile_id))
     if tf is None:
         raise ServiceError("Nobody is left on this battle's tile.")
     return {s: list(tf.tokens_of(side_kingdom(battle, s))) for s in SIDES}
@@ -611,9 +668,21 @@ def page_context(state: MKState, battle: Battle, access: Any) -> dict[str, Any]:
         "kingdoms": {A: rows.get(battle.chooser_id), D: rows.get(battle.opponent_id)},
         "mine": sorted(mine), "pending": pending, "play": play,
         "board": data.get("board"), "defended": data.get("defended"),
+        "defended_text": summer_battles.defended_text(data.get("defended")),
+        "defence_pieces": mkb.DEFENCE_PIECE_SIZES,
         "defender_row": rows.get((data.get("defended") or {}).get("kingdom")),
         "defence_mode": state.options.simple_defence,
     }
+    if battle.kind == mkb.BattleKind.LAND.value and battle.mode == "kow":
+        context["kow"] = summer_battles.kow_view(state, battle, access, pending)
+    if battle.kind == mkb.BattleKind.SLAUGHTER.value:
+        tf = summer_battles.tile_forces(state, context["label"])
+        names = summer_battles.token_names(state, [context["label"]])
+        context["slaughter"] = {
+            "victims": [(t.id, names.get(t.id, t.id))
+                        for t in (tf.tokens_of(battle.opponent_id) if tf else ())],
+            "may_choose": pending and (access.is_gm or D in mine),
+        }
     rows_by_side = {s: {"side": s, "kingdom": context["kingdoms"][s], "mine": s in mine}
                     for s in SIDES}
     if play and play["type"] == SIMPLE:
@@ -631,8 +700,12 @@ def page_context(state: MKState, battle: Battle, access: Any) -> dict[str, Any]:
     elif play and play["type"] == NAVAL:
         v = context["naval"] = naval_view(play)
         rnd = v["round"]
+        offer = v["offer"]
         for s in SIDES:
             rows_by_side[s].update(
+                may_concede=pending and offer == s and s in mine,
+                waits_for_chooser=(pending and s == D and rnd is None and offer == A
+                                   and not v["over"]),
                 fleet=v["fleets"][s],
                 rolled=list(rnd["dice"][s].values()) if rnd and rnd["dice"][s] else None,
                 due=v["hits"].get(s), suggest=v["suggest"].get(s, []),
@@ -648,3 +721,4 @@ def page_context(state: MKState, battle: Battle, access: Any) -> dict[str, Any]:
         rows_by_side[s]["kingdom"] = context["kingdoms"][s]
     context["side_rows"] = [rows_by_side[s] for s in SIDES]
     return context
+

@@ -1,5 +1,7 @@
-"""The battle page: a pending battle fought in the app (Simple, naval, land/water), or the table
-facts of a Kings of War battle (board size, defended tile) with a link to the GM's result form.
+"""The battle page: a pending battle fought in the app (Simple, naval, land/water); a Kings of
+War battle's table facts (board size, defended tile), both sides' revealed lists and the GM's
+one form for the result and every unit's rout events; or a slaughter, where the slaughtered
+kingdom's player picks the token it gives up.
 
 Mounted in the "mk" namespace under /c/<slug>/mk/summer/battle/<id>/play/. Every action is a POST
 by the side's own player or a GM; an htmx POST gets the battle fragment back, a plain POST is
@@ -15,12 +17,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
+from battles import services as battle_services
 from battles.models import Battle
-from campaign.models import Kingdom
+from campaign.models import Kingdom, Role
 from campaign.services import ServiceError
-from campaign.systems.mighty_kingdoms import battle_play
+from campaign.systems.mighty_kingdoms import battle_play, summer_battles
 from campaign.systems.mighty_kingdoms.state import load_state
 from campaign.systems.mighty_kingdoms.views import mk_access
 from campaign.views.common import refuse, tabs_context
@@ -43,18 +46,29 @@ def _context(request: HttpRequest, access: Any, battle_id: int) -> dict[str, Any
 
 
 @login_required
+@require_GET
 def battle_page(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
     access = mk_access(request, slug)
     template = FRAGMENT if request.htmx else PAGE
     return render(request, template, _context(request, access, battle_id))
 
 
-def _act(request: HttpRequest, slug: str, battle_id: int,
-         action: Callable[[Any, Kingdom | None], Any], message: str) -> HttpResponse:
+def _outsider(request: HttpRequest, slug: str) -> HttpResponse | None:
+    """Who may ask comes before what they asked: a 404 for someone outside the campaign, a 403
+    for a member with no kingdom to fight with (an observer), else None."""
     access = mk_access(request, slug)
     if not access.is_gm and access.kingdom is None:
         return refuse(request, "You have no kingdom in this battle.", status=403,
                       context=tabs_context(access, "play"))
+    return None
+
+
+def _act(request: HttpRequest, slug: str, battle_id: int,
+         action: Callable[[Any, Kingdom | None], Any], message: str) -> HttpResponse:
+    refused = _outsider(request, slug)
+    if refused is not None:
+        return refused
+    access = mk_access(request, slug)
     try:
         action(access, _actor(access))
     except ServiceError as exc:
@@ -94,6 +108,9 @@ def start(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def roll(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    refused = _outsider(request, slug)
+    if refused is not None:
+        return refused
     values = None
     if request.POST.get("source") == "table":
         values = _dice(request.POST.get("dice", ""))
@@ -117,7 +134,9 @@ def roll(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def allocate(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
-    mk_access(request, slug)  # who may ask comes before what they asked
+    refused = _outsider(request, slug)
+    if refused is not None:
+        return refused
     raw = request.POST.get("die", "")
     if not raw.isdecimal() or len(raw) > 3:
         return refuse(request, "Tap one of your dice first, then the army it goes to.",
@@ -132,6 +151,8 @@ def allocate(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def automatic(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    """A GM resolves a Simple battle with the documented allocation strategy (MK-SIMPLE)."""
+    mk_access(request, slug, role=Role.GM)  # players get a 403, outsiders a 404
     return _act(request, slug, battle_id,
                 lambda access, k: battle_play.resolve_automatically(
                     battle_id, request.user, access.campaign, k),
@@ -157,6 +178,32 @@ def concede(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
                 "Battle conceded.")
 
 
+@login_required
+@require_POST
+def kow_result(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    """MK-RESULT, MK-US-1..4: after a Kings of War game the GM enters the result, the tokens
+    the battle took off and each unit's rout events, in one form and one chronicle entry."""
+    mk_access(request, slug, role=Role.GM)  # who may ask comes before what they asked
+    return _act(request, slug, battle_id,
+                lambda access, k: summer_battles.enter_result(
+                    battle_id, request.user, access.campaign,
+                    result=request.POST.get("result", ""),
+                    removed=request.POST.getlist("removed"),
+                    units=battle_services.parse_unit_results(request.POST)),
+                "Battle result entered.")
+
+
+@login_required
+@require_POST
+def slaughter(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    """MK-LAND-4, MK-AMB-6: the slaughtered kingdom's player (or a GM) gives up one token."""
+    return _act(request, slug, battle_id,
+                lambda access, k: summer_battles.give_up_token(
+                    k, request.user, access.campaign, battle_id,
+                    request.POST.get("slaughtered", "")),
+                "The slaughter is over.")
+
+
 battle_urls = [
     path("summer/battle/<int:battle_id>/play/", battle_page, name="battle_play"),
     path("summer/battle/<int:battle_id>/play/start/", start, name="battle_start"),
@@ -165,4 +212,6 @@ battle_urls = [
     path("summer/battle/<int:battle_id>/play/auto/", automatic, name="battle_auto"),
     path("summer/battle/<int:battle_id>/play/losses/", naval_losses, name="battle_losses"),
     path("summer/battle/<int:battle_id>/play/concede/", concede, name="battle_concede"),
+    path("summer/battle/<int:battle_id>/play/result/", kow_result, name="battle_kow_result"),
+    path("summer/battle/<int:battle_id>/play/slaughter/", slaughter, name="battle_slaughter"),
 ]

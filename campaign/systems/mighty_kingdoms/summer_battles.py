@@ -18,7 +18,20 @@ from django.db import transaction
 
 from battles.models import Army, Battle, Ship
 from battles.rules import mighty_kingdoms as mkb
-from battles.services import artefacts_after_result, reveal_lists
+from battles.services import (
+    apply_unit_results,
+    artefacts_after_result,
+    artefacts_of_removed,
+    battle_units,
+    is_kow_battle,
+    list_of,
+    remove_army_for_good,
+    remove_ship_for_good,
+    reveal_lists,
+    roster_visible,
+    unit_results_of,
+    unit_statuses,
+)
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom
 from campaign.rules import mighty_kingdoms as mk
@@ -30,6 +43,7 @@ from campaign.systems.mighty_kingdoms.summer_common import (
     kingdom_name,
     label_of,
     month_battles,
+    movers_at,
     require_phase,
     require_turn,
     token_rows,
@@ -57,23 +71,62 @@ def kind_name(kind: str, mode: str = "") -> str:
 # -- the forces on the map --------------------------------------------------------------------
 
 
+def contested_labels(state: MKState) -> list[str]:
+    """MK-BSEL-5: the tiles holding tokens of more than one kingdom (from every token once read,
+    else one query of the tiles and kingdoms tokens stand on)."""
+    cache = cache_of(state)
+    if "contested" in cache:
+        return cache["contested"]  # type: ignore[no-any-return]
+    pairs: set[tuple[str, int]] = set()
+    if state.tokens_read:
+        pairs = {(m.tile, m.kingdom) for m in all_movers(state).values()}
+    else:
+        for model in (Army, Ship):
+            pairs |= set(model.objects.filter(campaign=state.campaign, tile__isnull=False)
+                         .order_by().values_list("tile__label", "kingdom_id").distinct())
+    count: dict[str, int] = {}
+    for label, _ in pairs:
+        count[label] = count.get(label, 0) + 1
+    cache["contested"] = sorted(label for label, n in count.items() if n > 1)
+    return cache["contested"]  # type: ignore[no-any-return]
+
+
+def _forces_on(state: MKState, labels: list[str]) -> dict[str, mkb.TileForces]:
+    """The tokens on ``labels`` (those holding any), each tile with its controller (None for
+    open water and towers); only those tiles are read."""
+    position = {pk: i for i, pk in enumerate(state.order)}
+    by_tile: dict[str, list[mkb.Token]] = {}
+    for mover in movers_at(state, labels).values():
+        by_tile.setdefault(mover.tile, []).append(
+            mkb.Token(mover.key, mover.kingdom, mover.kind, upright=not mover.on_side))
+    tiles = state.map_around(sorted(by_tile), 0) if by_tile else None
+    result = {}
+    for label in sorted(by_tile):
+        assert tiles is not None
+        tile = tiles.tile(label)
+        controller = None if tile.is_open_water or tile.wizard_tower else tile.controller
+        tokens = sorted(by_tile[label], key=lambda t: (position.get(t.kingdom, 99), t.id))
+        result[label] = mkb.TileForces(label, controller, tuple(tokens))
+    known = cache_of(state).setdefault("tile_forces", {})
+    known.update({label: result.get(label) for label in labels})
+    return result
+
+
 def forces(state: MKState) -> dict[str, mkb.TileForces]:
-    """Every tile holding tokens, with its controller (None for open water and towers)."""
+    """Every contested tile (MK-BSEL-5), with its forces: where battles can be chosen."""
     cache = cache_of(state)
     if "forces" not in cache:
-        position = {pk: i for i, pk in enumerate(state.order)}
-        by_tile: dict[str, list[mkb.Token]] = {}
-        for mover in all_movers(state).values():
-            by_tile.setdefault(mover.tile, []).append(
-                mkb.Token(mover.key, mover.kingdom, mover.kind, upright=not mover.on_side))
-        result = {}
-        for label in sorted(by_tile):
-            tile = state.map.tile(label)
-            controller = None if tile.is_open_water or tile.wizard_tower else tile.controller
-            tokens = sorted(by_tile[label], key=lambda t: (position.get(t.kingdom, 99), t.id))
-            result[label] = mkb.TileForces(label, controller, tuple(tokens))
-        cache["forces"] = result
-    return cache["forces"]
+        cache["forces"] = _forces_on(state, contested_labels(state))
+    return cache["forces"]  # type: ignore[no-any-return]
+
+
+def tile_forces(state: MKState, label: str) -> mkb.TileForces | None:
+    """The forces on one tile, contested or not (None: no token stands there); a tile already
+    read costs nothing."""
+    known = cache_of(state).get("tile_forces", {})
+    if label in known:
+        return known[label]  # type: ignore[no-any-return]
+    return _forces_on(state, [label]).get(label)
 
 
 def pending_battles(state: MKState) -> list[Battle]:
@@ -113,15 +166,16 @@ def battle_blockers(state: MKState) -> list[str]:
     return missing
 
 
-def token_names(state: MKState) -> dict[str, str]:
-    return {key: token_title(state, mover) for key, mover in all_movers(state).items()}
+def token_names(state: MKState, labels: list[str]) -> dict[str, str]:
+    """ "Red's army #2" for the tokens on ``labels``, by key."""
+    return {key: token_title(state, mover) for key, mover in movers_at(state, labels).items()}
 
 
 # -- choosing ---------------------------------------------------------------------------------
 
 
 def _defended_settlement(state: MKState, label: str) -> str:
-    tile = state.map.tile(label)
+    tile = state.map_around([label], 0).tile(label)
     if tile.settlement == mk.CITY and any(
         k.capital_tile == label for k in state.kingdoms.values()
     ):
@@ -129,18 +183,29 @@ def _defended_settlement(state: MKState, label: str) -> str:
     return tile.settlement
 
 
+def defended_text(defended: dict[str, Any] | None) -> str | None:
+    """MK-DEF-2: a battle's stored defended-tile allowance in words (None: nobody has it)."""
+    if not defended:
+        return None
+    return mkb.describe_allowance(mkb.DefenceAllowance(
+        mkb.Settlement(defended["row"]), defended["adjust_pieces"],
+        defended["blocking_or_difficult"], defended["obstacles"], defended["objectives"],
+        defended.get("objective_vp", 1)))
+
+
 def battle_setup(state: MKState, tf: mkb.TileForces, chooser: int, opponent: int,
-                 kind: mkb.BattleKind) -> dict[str, Any]:
-    """MK-BOARD-1 and MK-DEF-1..4 for a Kings of War land battle: table size and who may alter
-    the table, and how much. Other battles need neither."""
-    if kind is not mkb.BattleKind.LAND or state.options.battle_mode != "kow":
+                 kind: mkb.BattleKind, mode: str = "") -> dict[str, Any]:
+    """MK-LAND-2, MK-BOARD-1 and MK-DEF-1..4 for a Kings of War land battle: table size (from
+    the upright armies that fight) and who may alter the table, and how much. Other battles
+    need neither."""
+    if kind is not mkb.BattleKind.LAND or (mode or state.options.battle_mode) != "kow":
         return {}
     fighting = {
         side: len(mkb.fighting_tokens(tf.tokens_of(side), kind)) for side in (chooser, opponent)
     }
     board = mkb.board_size(fighting[chooser], fighting[opponent])
     defending = [k for k in (chooser, opponent) if any(
-        a.defending and a.tile == tf.label and a.kingdom == k for a in state.armies)]
+        a.defending and a.kingdom == k for a in state.tokens_at([tf.label])[0])]
     benefit = mkb.defended_tile_benefit(_defended_settlement(state, tf.label), tf.controller,
                                         defending)
     setup: dict[str, Any] = {"board": board.label, "defended": None}
@@ -156,10 +221,43 @@ def battle_setup(state: MKState, tf: mkb.TileForces, chooser: int, opponent: int
     return setup
 
 
+def battle_mode(state: MKState, kind: mkb.BattleKind, asked: str = "") -> str:
+    """MK-CFG-1, MK-AMB-30: how a land battle is fought. One mode for the whole campaign, unless
+    the ``allow_mode_per_battle`` house rule lets the chooser pick Kings of War or Simple for
+    each battle (``asked``; the campaign's mode when not given). Other battle kinds keep the
+    campaign's mode, which does not change how they are fought."""
+    default = state.options.battle_mode
+    if asked and asked not in MODE_NAMES:
+        raise ServiceError("A land battle is fought as Kings of War or as a Simple battle "
+                           "(MK-CFG-1).")
+    if not asked or asked == default:
+        return default
+    if not state.options.allow_mode_per_battle:
+        raise ServiceError(f"This campaign fights every land battle as "
+                           f"{MODE_NAMES[default]} (MK-CFG-1); the mode is chosen per battle "
+                           "only with that house rule on (MK-AMB-30).")
+    if kind is not mkb.BattleKind.LAND:
+        raise ServiceError("Only a land battle is fought as Kings of War or as a Simple "
+                           "battle; this one is not (MK-AMB-30).")
+    return asked
+
+
+def mode_choices(state: MKState, kind: mkb.BattleKind) -> list[tuple[str, str]]:
+    """The modes the chooser picks from for a battle of ``kind`` (MK-AMB-30): both for a land
+    battle under the house rule, the campaign's default first; otherwise none to pick."""
+    if kind is not mkb.BattleKind.LAND or not state.options.allow_mode_per_battle:
+        return []
+    default = state.options.battle_mode
+    return sorted(MODE_NAMES.items(), key=lambda item: item[0] != default)
+
+
 def choose_battle(kingdom: Kingdom, user: Any, label: str, opponent_id: int,
-                  call_naval: bool = False) -> Battle:
+                  call_naval: bool = False, mode: str = "") -> Battle:
     """MK-BSEL-1..6, MK-BTYPE-1/2, MK-AMB-11: on its turn a kingdom picks a tile and an enemy
-    there; the battle waits for its result."""
+    there; the battle waits for its result. With the ``allow_mode_per_battle`` house rule the
+    chooser also says how a land battle is fought (``mode``: "kow" or "simple", MK-AMB-30).
+    Choosing reveals the lists of every army in the battle and fixes any still a draft
+    (MK-SETUP-7, MK-RECRUIT-6)."""
     with transaction.atomic():
         state = load_state(kingdom.campaign, lock=True)
         require_phase(state, "C")
@@ -169,7 +267,7 @@ def choose_battle(kingdom: Kingdom, user: Any, label: str, opponent_id: int,
                                "chosen there.")
         require_turn(state, kingdom, battle_turn(state), "MK-BSEL-1",
                      "No tile is left where a battle can be chosen (MK-BSEL-5).")
-        tf = forces(state).get(label)
+        tf = tile_forces(state, label)
         if tf is None or not mkb.may_choose_battle_in(tf, kingdom.pk):
             raise ServiceError(f"{name} cannot choose a battle at {label}: that needs an upright "
                                "army or ship of yours there and an enemy token (MK-BSEL-1).")
@@ -182,15 +280,15 @@ def choose_battle(kingdom: Kingdom, user: Any, label: str, opponent_id: int,
             btype = mkb.battle_type(tf, kingdom.pk, opponent_id, call_naval=call_naval)
         except mkb.BattleError as exc:
             raise ServiceError(str(exc)) from exc
-        names = token_names(state)
-        mode = state.options.battle_mode
+        mode = battle_mode(state, btype.kind, mode)
+        names = token_names(state, [label])
         data = {
             "legal_kinds": [k.value for k in btype.legal_kinds],
             "chooser_fighters": list(btype.chooser_fighters),
             "opponent_fighters": list(btype.opponent_fighters),
             "tokens": {t.id: names.get(t.id, t.id) for t in tf.tokens
                        if t.kingdom in (kingdom.pk, opponent_id)},
-            **battle_setup(state, tf, kingdom.pk, opponent_id, btype.kind),
+            **battle_setup(state, tf, kingdom.pk, opponent_id, btype.kind, mode),
         }
         campaign = state.campaign
         seq = max((b.seq for b in month_battles(state)), default=0) + 1
@@ -207,7 +305,9 @@ def choose_battle(kingdom: Kingdom, user: Any, label: str, opponent_id: int,
                 opponent=state.kingdom_rows[opponent_id], data=data,
             ))
             # MK-SETUP-7: once an army fights, every player may read the lists in the battle.
-            reveal_lists(battle, rec)
+            story: list[str] = []
+            reveal_lists(battle, rec, story)
+            rec.summary = " ".join([rec.summary, *story])
         return battle  # type: ignore[return-value]
 
 
@@ -217,20 +317,21 @@ def choose_battle(kingdom: Kingdom, user: Any, label: str, opponent_id: int,
 def neighbours(state: MKState, label: str) -> list[mkb.Neighbour]:
     """MK-AMB-16: the battle tile's neighbours as plain data for ``battle_results``: who holds
     them, whether an army or a ship could go there, and who stands there."""
-    tile = state.map.tile(label)
-    army_ok = set(mk.legal_move_destinations(mk.Mover(mk.ARMY, 0, label), state.map,
+    around = state.map_around([label])
+    tile = around.tile(label)
+    army_ok = set(mk.legal_move_destinations(mk.Mover(mk.ARMY, 0, label), around,
                                              state.options))
-    ship_ok = set(mk.legal_move_destinations(mk.Mover(mk.SHIP, 0, label), state.map,
+    ship_ok = set(mk.legal_move_destinations(mk.Mover(mk.SHIP, 0, label), around,
                                              state.options))
     present: dict[str, set[Any]] = {}
     ships: dict[str, set[Any]] = {}
-    for mover in all_movers(state).values():
+    for mover in movers_at(state, tile.neighbours).values():
         present.setdefault(mover.tile, set()).add(mover.kingdom)
         if mover.ship is not None:
             ships.setdefault(mover.tile, set()).add(mover.kingdom)
     result = []
     for n in tile.neighbours:
-        other = state.map.get(n)
+        other = around.get(n)
         if other is None:
             continue
         controller = None if other.is_open_water or other.wizard_tower else other.controller
@@ -242,10 +343,32 @@ def neighbours(state: MKState, label: str) -> list[mkb.Neighbour]:
     return result
 
 
-def _remove(state: MKState, rec: Recorder, mover: mk.Mover) -> None:
-    # A sunk pair loses its army too (MK-NAVAL-3): delete the ship, then the army.
+def removal_reason(battle: Battle) -> tuple[str, str]:
+    """Why a token the battle itself took off is gone (reason, rule), for ``data["removed"]``."""
+    if battle.kind == mkb.BattleKind.NAVAL.value:
+        return "sunk", "MK-NAVAL-3"
+    if battle.kind == mkb.BattleKind.SLAUGHTER.value:
+        return "slaughtered", "MK-LAND-4"
+    if battle.kind == mkb.BattleKind.LAND.value and battle.mode == "simple":
+        return "destroyed at 0 points", "MK-SIMPLE-6"
+    return "lost in battle", "MK-RESULT"
+
+
+def _remove(state: MKState, rec: Recorder, mover: mk.Mover, reason: str,
+            rule_id: str) -> list[int]:
+    """Take a token off the map for good, keeping its rows like every other removal (numbers
+    are never reused; lists and Unit Strength history stay). A sunk pair loses its army too
+    (MK-NAVAL-3). Returns the ids of the armies removed."""
+    armies = []
+    # The ship first, so the army it carried has no ship left to unpair.
     for row in sorted(token_rows(state, mover), key=lambda r: isinstance(r, Army)):
-        rec.delete(row)
+        row.campaign = state.campaign
+        if isinstance(row, Ship):
+            remove_ship_for_good(rec, row, reason, rule_id)
+        else:
+            remove_army_for_good(rec, row, reason, rule_id)
+            armies.append(row.pk)
+    return armies
 
 
 def _move(state: MKState, rec: Recorder, mover: mk.Mover, label: str, on_side: bool) -> None:
@@ -257,114 +380,172 @@ def _move(state: MKState, rec: Recorder, mover: mk.Mover, label: str, on_side: b
             rec.update(row, tile=state.tile_rows[label], on_side=on_side)
 
 
-def enter_result(battle_id: int, user: Any, campaign: Any, *, result: str = "",
-                 removed: list[str] | None = None, slaughtered: str = "") -> Battle:
-    """MK-RESULT-1..5, MK-LAND-4, MK-AMB-6: the GM enters how a battle ended.
+def pending_battle(state: MKState, battle_id: int) -> Battle:
+    """This month's battle ``battle_id``, still waiting for its result."""
+    battle = next((b for b in month_battles(state) if b.pk == battle_id), None)
+    if battle is None:
+        raise ServiceError("There is no such battle this month.")
+    if battle.result_chooser:
+        raise ServiceError("This battle's result has already been entered.")
+    return battle
+
+
+def apply_result(state: MKState, rec: Recorder, battle: Battle, *, result: str = "",
+                 removed: list[str] | None = None, slaughtered: str = "",
+                 units: list[mkb.UnitBattleRecord] | None = None) -> list[str]:
+    """MK-RESULT-1..5, MK-LAND-4, MK-AMB-6, MK-US-1..4: write how ``battle`` ended through
+    ``rec`` and return the story, sentence by sentence. Every battle type ends here: naval
+    battles (MK-NAVAL-6), land/water battles, whose roll damages nothing, so tokens are lost
+    only when the result leaves them nowhere to go (MK-LW-3), and Simple battles, which then
+    change no Unit Strength (MK-SIMPLE-10). A refusal (raised before any write that matters)
+    changes nothing, since the caller's transaction rolls back.
 
     ``result`` is the chooser's win, loss or draw (the opponent gets the mirror); ``removed``
     lists the tokens the battle itself took off (sunk ships, destroyed Simple armies). For a
-    slaughter, ``slaughtered`` is the token its owner gave up: the chooser wins.
+    slaughter, ``slaughtered`` is the token its owner gave up: the chooser wins. ``units`` are
+    a Kings of War battle's per-unit outcomes (MK-US-1/2), recorded in the same entry.
     """
+    label = label_of(state, battle.tile_id)
+    chooser, opponent = battle.chooser_id, battle.opponent_id
+    tf = tile_forces(state, label) or mkb.TileForces(label, None)
+    names = token_names(state, [label])
+    movers = movers_at(state, [label])
+    if battle.kind == mkb.BattleKind.SLAUGHTER.value:
+        if slaughtered not in {t.id for t in tf.tokens_of(opponent)}:
+            raise ServiceError(f"Choose which of {kingdom_name(state, opponent)}'s tokens on "
+                               f"{label} is given up (MK-LAND-4, MK-AMB-6).")
+        try:
+            done = mkb.slaughter(tf.tokens_of(opponent), slaughtered)
+        except mkb.BattleError as exc:
+            raise ServiceError(str(exc)) from exc
+        gone = [done.removed]
+        outcomes = done.outcome.by_kingdom(chooser, opponent)
+    else:
+        if result not in RESULTS:
+            raise ServiceError("Say whether the chooser won, lost or drew (MK-RESULT).")
+        gone = list(dict.fromkeys(removed or []))
+        sides = {t.id for t in tf.tokens if t.kingdom in (chooser, opponent)}
+        strangers = [key for key in gone if key not in sides]
+        if strangers:
+            stranger = all_movers(state).get(strangers[0])
+            raise ServiceError(f"{token_title(state, stranger) if stranger else strangers[0]} "
+                               f"did not fight at "
+                               f"{label}.")
+        outcomes = {chooser: mkb.Result(result), opponent: mkb.Result(MIRROR[result])}
+    after = mkb.TileForces(label, tf.controller,
+                           tuple(t for t in tf.tokens if t.id not in gone))
+    at_sea = state.map_around([label], 0).tile(label).is_open_water
+    try:
+        results = mkb.battle_results(after, outcomes, neighbours(state, label),
+                                     open_water=at_sea)
+    except mkb.BattleError as exc:
+        raise ServiceError(str(exc)) from exc
+    chooser_result = outcomes[chooser].value
+    story = [f"Battle at {label}: {kingdom_name(state, chooser)} "
+             f"{_verb(chooser_result)} against {kingdom_name(state, opponent)}."]
+    reveal_lists(battle, rec, story)  # MK-SETUP-7: done when chosen, unless made elsewhere
+    if units is not None:
+        story += apply_unit_results(rec, battle, units)
+    reason, rule = removal_reason(battle)
+    armies_gone: list[int] = []
+    for key in gone:
+        armies_gone += _remove(state, rec, movers[key], reason, rule)
+        story.append(f"{names[key]} is lost in the fighting"
+                     + (" (MK-LAND-4)." if slaughtered else "."))
+    if results.control_changed:
+        new = results.controller_after
+        rec.update(state.tile_rows[label],
+                   controller=state.kingdom_rows.get(new) if new is not None else None)
+        story.append(f"{label} now belongs to {kingdom_name(state, new)} (MK-RESULT-3).")
+    pending: dict[str, Any] = {}
+    destroyed, retreated = [], []
+    for fate in results.fates:
+        mover = movers[fate.token_id]
+        if fate.fate is mkb.Fate.DESTROYED:
+            armies_gone += _remove(state, rec, mover, "no retreat tile",
+                                   "MK-RESULT-1" if outcomes[fate.kingdom] is mkb.Result.LOSS
+                                   else "MK-RESULT-2")
+            destroyed.append(names[fate.token_id])
+            story.append(f"{names[fate.token_id]} has nowhere to go and is destroyed "
+                         "(MK-RESULT-1/2).")
+        elif fate.fate is mkb.Fate.RETREAT and len(fate.options) == 1:
+            _move(state, rec, mover, fate.options[0], fate.on_side_after)
+            retreated.append([names[fate.token_id], fate.options[0]])
+            story.append(_retreat_text(names[fate.token_id], fate.options[0],
+                                       fate.on_side_after))
+        elif fate.fate is mkb.Fate.RETREAT:
+            pending[fate.token_id] = {
+                "kingdom": fate.kingdom, "name": names[fate.token_id],
+                "options": sorted(fate.options),
+                "crowded": sorted(fate.crowded_options),
+                "on_side": fate.on_side_after,
+            }
+            story.append(f"{names[fate.token_id]} must retreat to "
+                         f"{' or '.join(sorted(fate.options))} (MK-RESULT-5).")
+    winner_moves = {
+        token_id: {"name": names[token_id], "options": sorted(tiles)}
+        for token_id, tiles in results.winner_move_options
+        if tiles and token_id not in gone
+    }
+    if winner_moves:
+        story.append(f"{kingdom_name(state, results.winner)} may move one token on to an "
+                     "adjacent tile it controls (MK-RESULT-3).")
+    by_kingdom = {chooser: chooser_result, opponent: outcomes[opponent].value}
+    story += artefacts_after_result(rec, battle, by_kingdom,
+                                    (results.controller_before, results.controller_after))
+    story += artefacts_of_removed(rec, battle, armies_gone, by_kingdom)
+    data = {
+        **(battle.data or {}),
+        "removed": [names[k] for k in gone], "destroyed": destroyed,
+        "retreated": retreated, "retreats": pending,
+        "control": [results.controller_before, results.controller_after],
+        "winner_move": ({"kingdom": results.winner, "tokens": winner_moves}
+                        if winner_moves else None),
+    }
+    rec.update(battle, result_chooser=chooser_result,
+               result_opponent=outcomes[opponent].value, data=data,
+               status=Battle.Status.PENDING if pending else Battle.Status.RESOLVED)
+    return story
+
+
+def enter_result(battle_id: int, user: Any, campaign: Any, *, result: str = "",
+                 removed: list[str] | None = None, slaughtered: str = "",
+                 units: list[mkb.UnitBattleRecord] | None = None) -> Battle:
+    """MK-RESULT-1..5, MK-LAND-4, MK-AMB-6, MK-US-1..4: how a battle ended, as ONE chronicle
+    entry (see ``apply_result``). The GM enters it; a slaughter's owner gives up a token with
+    ``give_up_token``."""
     with transaction.atomic():
         state = load_state(campaign, lock=True)
         require_phase(state, "C")
-        battle = next((b for b in month_battles(state) if b.pk == battle_id), None)
-        if battle is None:
-            raise ServiceError("There is no such battle this month.")
-        if battle.result_chooser:
-            raise ServiceError("This battle's result has already been entered.")
-        label = label_of(state, battle.tile_id)
-        chooser, opponent = battle.chooser_id, battle.opponent_id
-        tf = forces(state).get(label) or mkb.TileForces(label, None)
-        names = token_names(state)
-        movers = all_movers(state)
-        if battle.kind == mkb.BattleKind.SLAUGHTER.value:
-            if slaughtered not in {t.id for t in tf.tokens_of(opponent)}:
-                raise ServiceError(f"Choose which of {kingdom_name(state, opponent)}'s tokens on "
-                                   f"{label} is given up (MK-LAND-4, MK-AMB-6).")
-            try:
-                done = mkb.slaughter(tf.tokens_of(opponent), slaughtered)
-            except mkb.BattleError as exc:
-                raise ServiceError(str(exc)) from exc
-            gone = [done.removed]
-            outcomes = done.outcome.by_kingdom(chooser, opponent)
-        else:
-            if result not in RESULTS:
-                raise ServiceError("Say whether the chooser won, lost or drew (MK-RESULT).")
-            gone = list(dict.fromkeys(removed or []))
-            sides = {t.id for t in tf.tokens if t.kingdom in (chooser, opponent)}
-            strangers = [key for key in gone if key not in sides]
-            if strangers:
-                raise ServiceError(f"{names.get(strangers[0], strangers[0])} did not fight at "
-                                   f"{label}.")
-            outcomes = {chooser: mkb.Result(result), opponent: mkb.Result(MIRROR[result])}
-        after = mkb.TileForces(label, tf.controller,
-                               tuple(t for t in tf.tokens if t.id not in gone))
-        try:
-            results = mkb.battle_results(after, outcomes, neighbours(state, label),
-                                         open_water=state.map.tile(label).is_open_water)
-        except mkb.BattleError as exc:
-            raise ServiceError(str(exc)) from exc
-        chooser_result = outcomes[chooser].value
-        summary = (f"Battle at {label}: {kingdom_name(state, chooser)} "
-                   f"{_verb(chooser_result)} against {kingdom_name(state, opponent)}.")
-        rec = Recorder(state.campaign, user, "summer.battle_result", summary)
-        story: list[str] = []
-        for key in gone:
-            _remove(state, rec, movers[key])
-            story.append(f"{names[key]} is lost in the fighting"
-                         + (" (MK-LAND-4)." if slaughtered else "."))
-        if results.control_changed:
-            new = results.controller_after
-            rec.update(state.tile_rows[label],
-                       controller=state.kingdom_rows.get(new) if new is not None else None)
-            story.append(f"{label} now belongs to {kingdom_name(state, new)} (MK-RESULT-3).")
-        pending: dict[str, Any] = {}
-        destroyed, retreated = [], []
-        for fate in results.fates:
-            mover = movers[fate.token_id]
-            if fate.fate is mkb.Fate.DESTROYED:
-                _remove(state, rec, mover)
-                destroyed.append(names[fate.token_id])
-                story.append(f"{names[fate.token_id]} has nowhere to go and is destroyed "
-                             "(MK-RESULT-1/2).")
-            elif fate.fate is mkb.Fate.RETREAT and len(fate.options) == 1:
-                _move(state, rec, mover, fate.options[0], fate.on_side_after)
-                retreated.append([names[fate.token_id], fate.options[0]])
-                story.append(_retreat_text(names[fate.token_id], fate.options[0],
-                                           fate.on_side_after))
-            elif fate.fate is mkb.Fate.RETREAT:
-                pending[fate.token_id] = {
-                    "kingdom": fate.kingdom, "name": names[fate.token_id],
-                    "options": sorted(fate.options),
-                    "crowded": sorted(fate.crowded_options),
-                    "on_side": fate.on_side_after,
-                }
-                story.append(f"{names[fate.token_id]} must retreat to "
-                             f"{' or '.join(sorted(fate.options))} (MK-RESULT-5).")
-        winner_moves = {
-            token_id: {"name": names[token_id], "options": sorted(tiles)}
-            for token_id, tiles in results.winner_move_options
-            if tiles and token_id not in gone
-        }
-        if winner_moves:
-            story.append(f"{kingdom_name(state, results.winner)} may move one token on to an "
-                         "adjacent tile it controls (MK-RESULT-3).")
-        story += artefacts_after_result(
-            rec, battle, {chooser: chooser_result, opponent: outcomes[opponent].value},
-            (results.controller_before, results.controller_after))
-        rec.summary = " ".join([summary, *story])
-        data = {
-            **(battle.data or {}),
-            "removed": [names[k] for k in gone], "destroyed": destroyed,
-            "retreated": retreated, "retreats": pending,
-            "control": [results.controller_before, results.controller_after],
-            "winner_move": ({"kingdom": results.winner, "tokens": winner_moves}
-                            if winner_moves else None),
-        }
-        rec.update(battle, result_chooser=chooser_result,
-                   result_opponent=outcomes[opponent].value, data=data,
-                   status=Battle.Status.PENDING if pending else Battle.Status.RESOLVED)
+        battle = pending_battle(state, battle_id)
+        battle.campaign = state.campaign
+        rec = Recorder(state.campaign, user, "summer.battle_result", "",
+                       data={"battle": battle.pk})
+        rec.summary = " ".join(apply_result(state, rec, battle, result=result, removed=removed,
+                                            slaughtered=slaughtered, units=units))
+        rec.finish()
+        return battle
+
+
+def give_up_token(kingdom: Kingdom | None, user: Any, campaign: Any, battle_id: int,
+                  token_id: str) -> Battle:
+    """MK-LAND-4, MK-AMB-6: in a slaughter the owner of the tokens on their side picks the one
+    removed (``kingdom``), or a GM for them (``kingdom`` None); the chooser wins."""
+    with transaction.atomic():
+        state = load_state(campaign, lock=True)
+        require_phase(state, "C")
+        battle = pending_battle(state, battle_id)
+        if battle.kind != mkb.BattleKind.SLAUGHTER.value:
+            raise ServiceError("Only a slaughter has a token given up; this battle is fought "
+                               "(MK-LAND-4).")
+        if kingdom is not None and kingdom.pk != battle.opponent_id:
+            raise ServiceError(f"{kingdom_name(state, battle.opponent_id)} chooses which of its "
+                               "tokens is lost, not "
+                               f"{kingdom_name(state, kingdom.pk)} (MK-AMB-6).")
+        battle.campaign = state.campaign
+        rec = Recorder(state.campaign, user, "summer.battle_result", "",
+                       data={"battle": battle.pk})
+        rec.summary = " ".join(apply_result(state, rec, battle, slaughtered=token_id))
         rec.finish()
         return battle
 
@@ -380,7 +561,8 @@ def _retreat_text(name: str, label: str, on_side: bool) -> str:
 
 def choose_retreats(kingdom: Kingdom, user: Any, battle_id: int,
                     choices: dict[str, str]) -> Battle:
-    """MK-RESULT-5, MK-AMB-16: the owner picks where each of its retreating tokens goes."""
+    """MK-RESULT-5, MK-AMB-16: the owner picks where each of its retreating tokens goes. A
+    retreat is no Move order, so it brings no terrain effect at Reform (MK-AMB-14)."""
     with transaction.atomic():
         state = load_state(kingdom.campaign, lock=True)
         require_phase(state, "C")
@@ -405,8 +587,8 @@ def choose_retreats(kingdom: Kingdom, user: Any, battle_id: int,
                     f"{' or '.join(entry['options'])}: an adjacent tile of its kingdom it can "
                     "enter, or open water without enemy ships for a ship (MK-AMB-16)."
                 )
-        movers = all_movers(state)
         label_here = label_of(state, battle.tile_id)
+        movers = movers_at(state, [label_here])
         rec = Recorder(state.campaign, user, "summer.retreat", "")
         story = []
         for key, label in choices.items():
@@ -425,22 +607,21 @@ def choose_retreats(kingdom: Kingdom, user: Any, battle_id: int,
 
 
 def winner_move_options(state: MKState, battle: Battle) -> dict[str, dict[str, Any]]:
-    """MK-RESULT-3, MK-AMB-28: the winner's tokens still on the battle tile, upright, and the
-    adjacent tiles of its kingdom each may move to, as the map stands now. Empty once the move
-    is made or declined."""
+    """MK-RESULT-3, MK-AMB-28: the winner's armies and ships still on the battle tile (upright
+    or on their side: the rule says "1 of its armies or ships") and the adjacent tiles of its
+    kingdom each may move to, as the map stands now. Empty once the move is made or
+    declined."""
     offer = (battle.data or {}).get("winner_move")
     if not offer or offer.get("done"):
         return {}
     label = label_of(state, battle.tile_id)
-    tf = forces(state).get(label)
+    tf = tile_forces(state, label)
     if tf is None:
         return {}
-    names = token_names(state)
+    names = token_names(state, [label])
     nbrs = neighbours(state, label)
     options: dict[str, dict[str, Any]] = {}
     for token in tf.tokens_of(offer["kingdom"]):
-        if not token.upright:
-            continue
         tiles = sorted(mkb.winner_move_tiles(token, nbrs))
         if tiles:
             options[token.id] = {"name": names.get(token.id, token.id), "options": tiles}
@@ -450,8 +631,9 @@ def winner_move_options(state: MKState, battle: Battle) -> dict[str, dict[str, A
 def winner_move(kingdom: Kingdom, user: Any, battle_id: int, token_id: str,
                 destination: str) -> Battle:
     """MK-RESULT-3, MK-AMB-28: the winner moves one of its armies or ships from the battle tile
-    to an adjacent tile it controls (upright, no terrain effect; enemies there mean a new
-    battle this phase), or, with no ``token_id``, declines. One move per battle."""
+    to an adjacent tile it controls (it is not laid on its side by the move, nor stood up; no
+    terrain effect, MK-AMB-14; enemies there mean a new battle this phase), or, with no
+    ``token_id``, declines. One move per battle."""
     with transaction.atomic():
         state = load_state(kingdom.campaign, lock=True)
         require_phase(state, "C")
@@ -474,8 +656,8 @@ def winner_move(kingdom: Kingdom, user: Any, battle_id: int, token_id: str,
         else:
             options = winner_move_options(state, battle)
             if token_id not in options:
-                raise ServiceError(f"That token cannot move on from {label}: only an upright "
-                                   "army or ship of the winner still there may (MK-RESULT-3).")
+                raise ServiceError(f"That token cannot move on from {label}: only an army or "
+                                   "ship of the winner still there may (MK-RESULT-3).")
             entry = options[token_id]
             if destination not in entry["options"]:
                 raise ServiceError(
@@ -483,7 +665,8 @@ def winner_move(kingdom: Kingdom, user: Any, battle_id: int, token_id: str,
                     f"{kingdom_name(state, kingdom.pk)} controls and it can enter: "
                     f"{' or '.join(entry['options'])} (MK-RESULT-3)."
                 )
-            _move(state, rec, all_movers(state)[token_id], destination, False)
+            mover = movers_at(state, [label])[token_id]
+            _move(state, rec, mover, destination, mover.on_side)
             rec.summary = (f"After the battle at {label}: {entry['name']} moves on to "
                            f"{destination} (MK-RESULT-3).")
             done = {"token": entry["name"], "to": destination}
@@ -492,13 +675,59 @@ def winner_move(kingdom: Kingdom, user: Any, battle_id: int, token_id: str,
         return battle
 
 
+def kow_view(state: MKState, battle: Battle, access: Any, pending: bool) -> dict[str, Any]:
+    """MK-LAND-2, MK-SETUP-7, MK-US: a Kings of War battle's page: each side's armies with their
+    lists as this viewer may read them (every player once the battle is chosen), each unit's
+    Unit Strength as it fights (0..3, MK-US-6) and what was entered for it; for a GM while the
+    battle waits, the tokens the result form may take off the map."""
+    entered = unit_results_of(battle)
+    fielded = battle_units(battle)
+    statuses = {s.unit.pk: s for s in unit_statuses(
+        [u for _, units in fielded for u in units])}
+    sides = []
+    for side, kingdom in (("attacker", battle.chooser_id),
+                         ("defender", battle.opponent_id)):
+        armies = []
+        for army, units in fielded:
+            if army.kingdom_id != kingdom:
+                continue
+            visible = access.is_gm or roster_visible(access, army)
+            army_list = list_of(army)
+            armies.append({
+                "army": army, "visible": visible, "race": army_list.race if army_list else "",
+                "points": sum(u.points for u in units),
+                "units": [{"status": statuses[u.pk], "result": entered.get(u.pk)}
+                          for u in units] if visible else [],
+            })
+        sides.append({"side": side, "kingdom": state.kingdom_rows.get(kingdom),
+                      "armies": armies})
+    tokens = []
+    if pending and access.is_gm:
+        here = label_of(state, battle.tile_id)
+        tf = tile_forces(state, here)
+        names = token_names(state, [here])
+        tokens = [(t.id, names.get(t.id, t.id)) for t in (tf.tokens if tf else ())
+                  if t.kingdom in (battle.chooser_id, battle.opponent_id)]
+    return {"sides": sides, "recorded": "unit_results" in (battle.data or {}),
+            "may_enter": pending and access.is_gm, "tokens": tokens}
+
+
 # -- what the play page shows -----------------------------------------------------------------
 
 
 def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[str, Any]:
     rows = state.kingdom_rows
-    names = token_names(state)
-    movers = all_movers(state)
+    contested_now = contested_labels(state)
+    labels = sorted({*contested_now, *(label_of(state, b.tile_id) for b in month_battles(state))})
+    # Every tile the page shows, read at once: the contested ones and this month's battles',
+    # and the tokens around the battles (where a winner may move on, MK-RESULT-3).
+    fought = [label_of(state, b.tile_id) for b in month_battles(state)]
+    around = state.map_around(fought) if fought else None
+    state.tokens_at([*labels, *(t.label for t in (around.tiles if around else ()))])
+    found = _forces_on(state, labels)
+    cache_of(state).setdefault("forces", {k: found[k] for k in contested_now if k in found})
+    movers = movers_at(state, labels)
+    names = {key: token_title(state, mover) for key, mover in movers.items()}
     mode = state.options.battle_mode
     busy = {label_of(state, b.tile_id): b for b in pending_battles(state)}
     contested = []
@@ -514,8 +743,10 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
                 btype = mkb.battle_type(tf, chooser, opp)
                 naval = (mkb.BattleKind.NAVAL in btype.legal_kinds
                          and btype.kind is not mkb.BattleKind.NAVAL)
-                options.append({"opponent": rows[opp], "kind": kind_name(btype.kind.value, mode),
-                                "naval": naval})
+                modes = mode_choices(state, btype.kind)
+                options.append({"opponent": rows[opp],
+                                "kind": kind_name(btype.kind.value, "" if modes else mode),
+                                "naval": naval, "modes": modes})
             choices.append({"chooser": rows[chooser], "options": options})
         contested.append({"label": label, "controller": rows.get(tf.controller),
                           "sides": sides, "choices": choices, "busy": label in busy})
@@ -531,7 +762,7 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
     for battle in month_battles(state):
         label = label_of(state, battle.tile_id)
         data = battle.data or {}
-        tf = forces(state).get(label)
+        tf = tile_forces(state, label)
         fighting = [t for t in (tf.tokens if tf else ())
                     if t.kingdom in (battle.chooser_id, battle.opponent_id)]
         defended = data.get("defended")
@@ -543,7 +774,10 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
             for key, entry in data.get("retreats", {}).items()
             if access.is_gm or (access.kingdom and access.kingdom.pk == entry["kingdom"])
         ]
+        waiting = not battle.result_chooser
         battles.append({
+            "kow": (kow_view(state, battle, access, True)
+                    if waiting and access.is_gm and is_kow_battle(battle) else None),
             "row": battle, "label": label, "chooser": rows.get(battle.chooser_id),
             "opponent": rows.get(battle.opponent_id), "kind": kind_name(battle.kind, battle.mode),
             "slaughter": battle.kind == mkb.BattleKind.SLAUGHTER.value,
@@ -555,7 +789,8 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
             "retreats": retreats,
             "winner_move": winner_move_options(state, battle) if may_move else {},
             "winner_moved": (data.get("winner_move") or {}).get("done"),
-            "waiting": not battle.result_chooser,
+            "waiting": waiting,
+            "defended_text": defended_text(defended),
         })
     return {"summer_contested": contested, "summer_battle_choices": mine,
             "summer_battles": battles}
