@@ -13,7 +13,7 @@ cites the rule.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -89,6 +89,18 @@ REMOVE_OWNER = "owner"
 REMOVE_NEWEST = "newest"
 
 
+# MK-AMB-20: the house-rule scorings a group may pick for the end of the campaign.
+SCORE_NONE = "none"
+SCORE_TILES = "tiles"
+SCORE_SETTLEMENTS = "settlements"
+SCORE_ARMY_POINTS = "army_points"
+SCORING_CHOICES = (
+    (SCORE_NONE, "Nobody: the standings only"),
+    (SCORE_TILES, "The kingdom with the most tiles"),
+    (SCORE_SETTLEMENTS, "The kingdom with the most settlements"),
+    (SCORE_ARMY_POINTS, "The kingdom with the most army points"),
+)
+
 # --- options (MK-CFG, MK-AMB) ------------------------------------------------------------------
 
 _SURPLUS_CHOICES = (
@@ -133,7 +145,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "campaign_years", "Campaign length in years", "int", None, rule_id="MK-AMB-20",
-        help="Leave empty for an open-ended campaign.", minimum=1, maximum=100, nullable=True,
+        help="The campaign ends when the last year's winter closes. Leave empty for an "
+        "open-ended campaign.", minimum=1, maximum=100, nullable=True,
+    ),
+    OptionSpec(
+        "scoring", "Who wins when the campaign ends", "choice", SCORE_NONE, rule_id="MK-AMB-20",
+        help="The rules name no winner: by default the standings are shown and nobody is "
+        "declared the winner. A house rule may crown the kingdom with the most of one measure.",
+        choices=SCORING_CHOICES,
     ),
     OptionSpec(
         "sealed_orders", "Sealed orders", "bool", True, rule_id="MK-ORD-1",
@@ -194,6 +213,7 @@ class MKOptions:
     simple_defence: str = "dynamic"
     allow_mode_per_battle: bool = False
     campaign_years: int | None = None
+    scoring: str = SCORE_NONE
     sealed_orders: bool = True
     own_capital_double_gold: bool = True
     multiple_upgrades_per_tile: bool = True
@@ -220,6 +240,79 @@ DEFAULT_OPTIONS = MKOptions()
 def campaign_over(clock: Clock, options: MKOptions) -> bool:
     """MK-AMB-20: true once the clock has passed the last year set by the group (if any)."""
     return options.campaign_years is not None and clock.year > options.campaign_years
+
+
+@dataclass(frozen=True)
+class KingdomTally:
+    """What a kingdom holds, for the standings (MK-AMB-20): its controlled tiles, its
+    settlements by type (``cities`` counts every city it controls, its own capital included),
+    whether it holds its own capital, and the points of each of its armies in play."""
+
+    kingdom: KingdomId
+    name: str
+    tiles: int = 0
+    villages: int = 0
+    cities: int = 0
+    fortresses: int = 0
+    own_capital: bool = False
+    army_points: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of the standings; ``place`` and ``score`` only under a house-rule scoring."""
+
+    tally: KingdomTally
+    score: int | None = None
+    place: int | None = None
+
+    @property
+    def settlements(self) -> int:
+        """MK-GLOSS-5: villages, cities (a Capital City is a city) and fortresses."""
+        return self.tally.villages + self.tally.cities + self.tally.fortresses
+
+    @property
+    def armies(self) -> int:
+        return len(self.tally.army_points)
+
+    @property
+    def points(self) -> int:
+        return sum(self.tally.army_points)
+
+    @property
+    def winner(self) -> bool:
+        return self.place == 1
+
+
+def _measure(standing: Standing, scoring: str) -> int:
+    if scoring == SCORE_TILES:
+        return standing.tally.tiles
+    if scoring == SCORE_SETTLEMENTS:
+        return standing.settlements
+    if scoring == SCORE_ARMY_POINTS:
+        return standing.points
+    raise RuleViolation(f"There is no scoring {scoring!r} (MK-AMB-20).")
+
+
+def standings(tallies: Iterable[KingdomTally], scoring: str = SCORE_NONE) -> tuple[Standing, ...]:
+    """MK-AMB-20, MK-GEN-5: the standings: tiles, settlements by type, armies and their points.
+
+    The rules define no winner: by default (``SCORE_NONE``) the rows come most tiles first (then
+    most settlements, most army points, name) and nobody has a place. Under a house-rule scoring
+    the measure it names is each kingdom's score, the rows come highest score first, and kingdoms
+    with the same score share a place (so several may share first place).
+    """
+    rows = [Standing(t) for t in tallies]
+    if scoring == SCORE_NONE:
+        return tuple(sorted(rows, key=lambda s: (-s.tally.tiles, -s.settlements, -s.points,
+                                                 s.tally.name)))
+    scored = sorted((replace(s, score=_measure(s, scoring)) for s in rows),
+                    key=lambda s: (-(s.score or 0), s.tally.name))
+    placed = []
+    for index, row in enumerate(scored):
+        same = placed and placed[-1].score == row.score
+        placed.append(replace(row, place=placed[-1].place if same else index + 1))
+    return tuple(placed)
 
 
 # --- the clock (MK-YEAR, MK-GEN-4) -------------------------------------------------------------
@@ -322,6 +415,28 @@ def phase_name(clock: Clock) -> str:
     """MK-YEAR-2/3: the phase's name as players know it (e.g. "Resolution", "Deploy armies")."""
     names = SUMMER_PHASE_NAMES if clock.season == SUMMER else WINTER_PHASE_NAMES
     return names[clock.phase]
+
+
+# Setup (MK-SETUP-1..5) comes before the first summer: the clock's season is "setup" and its
+# phase the setup step, in year 1, with neither month nor sub-phase.
+SETUP_SEASON = "setup"
+SETUP_STEPS = ("race", "order", "capital", "settle", "army")
+
+
+def validate_clock(year: int, season: str, month: int | None, phase: str,
+                   sub_phase: str = "") -> None:
+    """MK-YEAR-1..3, MK-SETUP: refuse (``RuleViolation``, saying why) a clock a Mighty Kingdoms
+    campaign can never be at: a setup step, or a summer or winter phase as ``Clock`` checks."""
+    if season == SETUP_SEASON:
+        if phase not in SETUP_STEPS:
+            raise RuleViolation(
+                f"Setup step {phase!r} does not exist: the steps are "
+                f"{', '.join(SETUP_STEPS)} (MK-SETUP-1..5)."
+            )
+        if year != 1 or month is not None or sub_phase:
+            raise RuleViolation("Setup happens in year 1, without months (MK-SETUP).")
+        return
+    Clock(year, season, month, phase, sub_phase)
 
 
 def clock_label(clock: Clock) -> str:
@@ -680,6 +795,41 @@ def initial_order(
     _refuse_ties(kingdom_ids, keys, "MK-SETUP-2")
     ranked = sorted(range(len(kingdom_ids)), key=lambda i: keys[i], reverse=True)
     return tuple(kingdom_ids[i] for i in ranked)
+
+
+def entered_order(
+    kingdom_ids: Collection[KingdomId],
+    entered: Sequence[KingdomId],
+    names: Mapping[KingdomId, str] | None = None,
+) -> tuple[KingdomId, ...]:
+    """MK-SETUP-2: the first player order as the group settled it and the GM typed it in (an
+    alternative to rolling): every kingdom exactly once, first player first."""
+    name = _namer(names)
+    seen: set[KingdomId] = set()
+    for kingdom in entered:
+        if kingdom not in kingdom_ids:
+            raise RuleViolation(f"{name(kingdom)} is not a kingdom of this campaign.")
+        if kingdom in seen:
+            raise RuleViolation(
+                f"{name(kingdom)} is listed twice: each kingdom takes one place in the player "
+                "order (MK-SETUP-2)."
+            )
+        seen.add(kingdom)
+    missing = [name(k) for k in kingdom_ids if k not in seen]
+    if missing:
+        raise RuleViolation(
+            f"Give {_listing(sorted(missing))} a place in the player order too (MK-SETUP-2)."
+        )
+    return tuple(entered)
+
+
+def _namer(names: Mapping[KingdomId, str] | None) -> Callable[[KingdomId], str]:
+    return lambda kingdom: (names or {}).get(kingdom, str(kingdom))
+
+
+def _listing(items: Sequence[str]) -> str:
+    """"Red", "Red and Blue", "Red, Blue and Green"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _refuse_ties(
@@ -1171,9 +1321,10 @@ def resolve_order(
     """MK-RES-2..9, MK-EXP-1..3, MK-WIZ-1..4, MK-AMB-7/9/10/25/42: resolve one order.
 
     The row used is the one that fits the target tile now (MK-RES-3). ``armies`` and ``ships``
-    are every token on the map as they stand now (a token with an unresolved Move still stands in
-    its start tile, MK-ORD-5). ``dice`` is the exploration 2D6 (needed only when exploring land),
-    ``reroll`` the second roll after a double with the tower module on.
+    are the tokens on the map as they stand now, at least those on the token's tile and its
+    target (a token with an unresolved Move still stands in its start tile, MK-ORD-5).
+    ``dice`` is the exploration 2D6 (needed only when exploring land), ``reroll`` the second
+    roll after a double with the tower module on.
     """
     if order.token != mover.key:
         raise RuleViolation("This order belongs to another token.")
@@ -1380,6 +1531,62 @@ def tied_groups(
     return tuple(
         tuple(groups[count]) for count in sorted(groups, reverse=True) if len(groups[count]) > 1
     )
+
+
+def check_tiebreak_rolls(
+    army_counts_by_kingdom: Mapping[KingdomId, int],
+    rolls: Mapping[KingdomId, Sequence[int]],
+    names: Mapping[KingdomId, str] | None = None,
+    rule_id: str = "MK-PORDER-1",
+) -> dict[KingdomId, tuple[int, ...]]:
+    """MK-PORDER-1, MK-DEPLOY-2: tie-break dice rolled at the table and typed in.
+
+    A tied group with a die typed in for any of its kingdoms needs at least one D6 (1 to 6) for
+    every one of them; kingdoms still level roll again, and their new die is entered after the
+    first (e.g. 4 then 2). A group with no die typed in is left to the server's dice. Returns the
+    typed rolls of the tied kingdoms (dice entered for kingdoms that are not tied do not count);
+    refuses missing dice, dice outside 1..6 and a group still level.
+    """
+    name = _namer(names)
+    used: dict[KingdomId, tuple[int, ...]] = {}
+    for group in tied_groups(army_counts_by_kingdom):
+        if not any(rolls.get(k) for k in group):
+            continue
+        count = army_counts_by_kingdom[group[0]]
+        missing = [name(k) for k in group if not rolls.get(k)]
+        if missing:
+            raise RuleViolation(
+                f"{_listing([name(k) for k in group])} have {count} "
+                f"arm{'y' if count == 1 else 'ies'} each: enter a tie-break die for "
+                f"{_listing(missing)} ({rule_id})."
+            )
+        for kingdom in group:
+            values = tuple(rolls[kingdom])
+            if any(not 1 <= value <= 6 for value in values):
+                raise RuleViolation(
+                    f"A tie-break die for {name(kingdom)} shows 1 to 6 ({rule_id})."
+                )
+            used[kingdom] = values
+        _refuse_level(group, used, 0, name, rule_id)
+    return used
+
+
+def _refuse_level(group: Sequence[KingdomId], rolls: Mapping[KingdomId, tuple[int, ...]],
+                  depth: int, name: Callable[[KingdomId], str], rule_id: str) -> None:
+    """Kingdoms whose dice are equal up to ``depth`` each need one more die to tell them apart."""
+    short = [k for k in group if len(rolls[k]) <= depth]
+    if short:
+        shown = "-".join(str(v) for v in rolls[group[0]][:depth])
+        raise RuleViolation(
+            f"{_listing([name(k) for k in group])} are still level ({shown}): they roll "
+            f"again, and the new die goes after the first ({rule_id})."
+        )
+    buckets: dict[int, list[KingdomId]] = {}
+    for kingdom in group:
+        buckets.setdefault(rolls[kingdom][depth], []).append(kingdom)
+    for bucket in buckets.values():
+        if len(bucket) > 1:
+            _refuse_level(bucket, rolls, depth + 1, name, rule_id)
 
 
 def player_order(

@@ -264,7 +264,8 @@ def validate_tithe(
             )
     if not stock.covers(tithe.amount):
         raise RuleViolation(
-            f"You have {stock}: you can only give what you have now (MK-TITHE-6)."
+            f"You have {stock.gold} gold and {stock.food} food, and this tithe is "
+            f"{tithe.amount}: you can only give what you have now (MK-TITHE-6)."
         )
 
 

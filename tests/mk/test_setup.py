@@ -204,3 +204,74 @@ def test_mk_grid_neighbours_match_state_edges(mk: dict[str, Any]) -> None:
     expected = {grid.label(q, r) for q, r in grid.neighbours(tile.q, tile.r)}
     assert set(state.map.tile("0505").neighbours) == expected
     assert len(expected) == 6
+
+
+def _at_order_step(mk: dict[str, Any]) -> Campaign:
+    for name in ("Red", "Blue"):
+        user, kingdom = mk[name]
+        setup.choose_race(kingdom, user, f"{name} folk")
+    phases.advance(mk["campaign"], mk["gm"])
+    return refresh(mk["campaign"])
+
+
+def test_mk_setup_2_gm_enters_the_order_the_table_settled(mk: dict[str, Any],
+                                                          login: Any) -> None:
+    """MK-SETUP-2: instead of dice, the GM types in the order (first player first)."""
+    campaign = _at_order_step(mk)
+    red, blue = mk["Red"][1], mk["Blue"][1]
+    gm = login(mk["gm"])
+    url = reverse("mk:setup_order", args=[campaign.slug])
+    page = gm.get(reverse("campaign:play", args=[campaign.slug])).content.decode()
+    assert 'name="source" value="entered"' in page
+    assert page.count('<select name="order">') == 2
+    before = {k.pk: k.order_position for k in Kingdom.objects.all()}
+    response = gm.post(url, {"source": "entered", "order": [str(red.pk), str(red.pk)]})
+    assert response.status_code == 409
+    assert b"Red is listed twice" in response.content
+    response = gm.post(url, {"source": "entered", "order": [str(blue.pk)]})
+    assert response.status_code == 409
+    assert b"Give Red a place in the player order too (MK-SETUP-2)." in response.content
+    response = gm.post(url, {"source": "entered", "order": ["x", str(red.pk)]})
+    assert response.status_code == 400
+    assert b"Choose a kingdom for each place" in response.content
+    response = gm.post(url, {"source": "entered", "order": [str(blue.pk), "99999"]})
+    assert response.status_code == 409
+    assert b"99999 is not a kingdom of this campaign" in response.content
+    assert {k.pk: k.order_position for k in Kingdom.objects.all()} == before
+    player = login(mk["Red"][0]).post(url, {"source": "entered",
+                                             "order": [str(red.pk), str(blue.pk)]})
+    assert player.status_code == 403
+    response = gm.post(url, {"source": "entered", "order": [str(blue.pk), str(red.pk)]})
+    assert response.status_code == 302
+    assert {k.name: k.order_position for k in Kingdom.objects.all()} == {"Blue": 1, "Red": 2}
+    event = refresh(campaign).events.order_by("-seq").first()
+    assert (event.kind, event.summary, event.dice) == (
+        "setup.order", "Player order entered (MK-SETUP-2): Blue, Red.", [])
+    undo_latest(campaign, mk["gm"], expected_seq=event.seq)
+    assert {k.pk: k.order_position for k in Kingdom.objects.all()} == before
+    assert phases.blockers(load_state(refresh(campaign))) == [
+        "Roll for the player order (MK-SETUP-2)."]
+
+
+def test_mk_setup_1_a_sealed_race_is_not_in_the_public_chronicle(mk: dict[str, Any],
+                                                                 login: Any) -> None:
+    """MK-SETUP-1: the public event says a race was chosen; the race itself stays on the kingdom,
+    which only its player and the GMs read until the reveal."""
+    campaign = mk["campaign"]
+    red_user, red = mk["Red"]
+    blue_user, _blue = mk["Blue"]
+    setup.choose_race(red, red_user, "Northern Alliance")
+    setup.choose_race(red, red_user, "Ogres")
+    events = list(refresh(campaign).events.filter(kind="setup.race").order_by("seq"))
+    assert [(e.summary, e.data, e.visibility) for e in events] == [
+        ("Red chose a race in secret.", {}, "public"),
+        ("Red changed its race in secret.", {}, "public")]
+    chronicle = reverse("campaign:chronicle", args=[campaign.slug])
+    for client in (login(blue_user), login(red_user)):
+        text = client.get(chronicle).content.decode()
+        assert "Red chose a race in secret." in text
+        assert "Northern Alliance" not in text and "Ogres" not in text
+    play = reverse("campaign:play", args=[campaign.slug])
+    assert b"Ogres" not in login(blue_user).get(play).content
+    assert b"Ogres" in login(red_user).get(play).content
+    assert b"Ogres" in login(mk["gm"]).get(play).content

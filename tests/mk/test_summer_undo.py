@@ -78,7 +78,7 @@ def test_undo_each_summer_event_of_a_month(scene: Scene, fixed_dice: Any) -> Non
     battle = Battle.objects.get()
     undo_restores(scene, lambda: summer.enter_result(battle.pk, gm, scene.campaign,
                                                      result="win"))
-    assert not Army.objects.filter(kingdom=blue).exists()
+    assert not Army.objects.filter(kingdom=blue, tile__isnull=False).exists()
     undo_restores(scene, advance)
 
     # D) Reform: terrain, flip-back, ownership, defend markers, player order with a tie roll.
@@ -107,4 +107,4 @@ def test_undo_a_retreat_and_a_slaughter(scene: Scene) -> None:
     assert slaughter.kind == "slaughter"
     undo_restores(scene, lambda: summer.enter_result(slaughter.pk, scene.gm, scene.campaign,
                                                      slaughtered=f"army:{second.pk}"))
-    assert not Army.objects.filter(pk=second.pk).exists()
+    assert Army.objects.get(pk=second.pk).tile is None

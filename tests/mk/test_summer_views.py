@@ -259,6 +259,7 @@ def play_queries(client: Client, url: str) -> int:
 def test_play_page_queries_do_not_grow_with_the_campaign(scene: Scene,
                                                          clients: dict[str, Client],
                                                          phase: str) -> None:
+    scene.army(scene.blue, 11, "0403")  # one contested tile already: Red's fortress
     scene.at(phase)
     url = scene.play_url()
     small = {who: play_queries(client, url) for who, client in clients.items()}

@@ -192,7 +192,8 @@ def test_mk_tithe_6_a_gift_beyond_the_stock_is_refused(tv3: World) -> None:
     ws.pass_turn(blue, tv3.gm, "tithe")
     assert tv3.stock("Green") == (2, 0)
     refused(tv3, "Green", "winter_tithe", {"receiver": blue.pk, "food": "1"},
-            "You have 2 gold: you can only give what you have now (MK-TITHE-6).")
+            "You have 2 gold and 0 food, and this tithe is 1 food: you can only give what "
+            "you have now (MK-TITHE-6).")
 
 
 def test_mk_winter_bad_input_is_400_and_roles_are_checked(tv3: World, login: Any,

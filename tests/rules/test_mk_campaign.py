@@ -157,6 +157,52 @@ def test_mk_cfg_2_bad_option_values_are_refused(data: dict[str, Any]) -> None:
         MKOptions.from_dict(data)
 
 
+def _tally(name: str, tiles: int, settlements: tuple[int, int, int], points: tuple[int, ...],
+           capital: bool = True) -> mk.KingdomTally:
+    villages, cities, fortresses = settlements
+    return mk.KingdomTally(name.lower(), name, tiles, villages, cities, fortresses, capital,
+                           points)
+
+
+STANDING_TALLIES = (
+    _tally("Red", 9, (2, 2, 1), (500, 300)),
+    _tally("Blue", 12, (1, 1, 0), (500,), capital=False),
+    _tally("Green", 9, (3, 2, 1), (500,)),
+    _tally("Gold", 9, (3, 2, 1), (400, 400)),
+)
+
+
+def test_mk_amb_20_standings_without_a_winner() -> None:
+    rows = mk.standings(STANDING_TALLIES)
+    # Most tiles first, then most settlements, most army points, name; nobody has a place.
+    assert [r.tally.name for r in rows] == ["Blue", "Gold", "Green", "Red"]
+    assert [(r.settlements, r.armies, r.points) for r in rows] == [
+        (2, 1, 500), (6, 2, 800), (6, 1, 500), (5, 2, 800)]
+    assert {(r.place, r.score, r.winner) for r in rows} == {(None, None, False)}
+
+
+@pytest.mark.parametrize("scoring, expected", [
+    ("tiles", [("Blue", 12, 1), ("Gold", 9, 2), ("Green", 9, 2), ("Red", 9, 2)]),
+    ("settlements", [("Gold", 6, 1), ("Green", 6, 1), ("Red", 5, 3), ("Blue", 2, 4)]),
+    ("army_points", [("Gold", 800, 1), ("Red", 800, 1), ("Blue", 500, 3), ("Green", 500, 3)]),
+])
+def test_mk_amb_20_house_rule_scoring_places_kingdoms(scoring: str,
+                                                      expected: list[tuple[str, int, int]]) -> None:
+    rows = mk.standings(STANDING_TALLIES, scoring)
+    assert [(r.tally.name, r.score, r.place) for r in rows] == expected
+    assert [r.tally.name for r in rows if r.winner] == [n for n, _s, p in expected if p == 1]
+
+
+def test_mk_amb_20_scoring_option_and_unknown_scoring() -> None:
+    spec = next(s for s in OPTIONS if s.name == "scoring")
+    assert (spec.default, spec.rule_id) == ("none", "MK-AMB-20")
+    assert [c for c, _label in spec.choices] == ["none", "tiles", "settlements", "army_points"]
+    assert MKOptions().scoring == "none"
+    with pytest.raises(RuleViolation, match=r"no scoring 'votes' \(MK-AMB-20\)"):
+        mk.standings(STANDING_TALLIES, "votes")
+    assert mk.standings((), "tiles") == ()
+
+
 def test_mk_amb_20_campaign_over_after_the_last_year() -> None:
     options = MKOptions(campaign_years=2)
     assert not mk.campaign_over(Clock(2, "winter", None, "D"), options)
@@ -830,6 +876,69 @@ def test_tv_mk_9_player_order_with_a_tie_favouring_green() -> None:
     with pytest.raises(RuleViolation, match=r"rolled the same.*MK-PORDER-1"):
         mk.player_order(counts, {GREEN: 3, RED: 3})
     assert mk.player_order(counts, {GREEN: (3, 1), RED: (3, 6)})[:2] == (RED, GREEN)
+
+
+NAMES = {RED: "Red", BLUE: "Blue", GREEN: "Green", GOLD: "Gold"}
+
+
+def test_mk_porder_1_tie_break_dice_typed_in_from_the_table() -> None:
+    counts = {RED: 4, BLUE: 2, GREEN: 4, GOLD: 2}
+    # Only the tied kingdoms' dice count; a die for Blue alone would be ignored.
+    rolls = mk.check_tiebreak_rolls(counts, {RED: [2], GREEN: [5], BLUE: [3], GOLD: [6]}, NAMES)
+    assert rolls == {RED: (2,), GREEN: (5,), BLUE: (3,), GOLD: (6,)}
+    assert mk.player_order(counts, rolls) == (GREEN, RED, GOLD, BLUE)
+    # Level again: the new die goes after the first; the first die still decides the rest.
+    three = {RED: 3, BLUE: 3, GREEN: 3, GOLD: 0}
+    rolls = mk.check_tiebreak_rolls(three, {RED: [4, 1], BLUE: [4, 6], GREEN: [2]}, NAMES)
+    assert mk.player_order(three, rolls) == (BLUE, RED, GREEN, GOLD)
+    assert mk.check_tiebreak_rolls({RED: 2, BLUE: 1}, {}, NAMES) == {}
+    with pytest.raises(RuleViolation, match=r"^Red, Blue and Green are still level \(4\)"):
+        mk.check_tiebreak_rolls(three, {RED: [4], BLUE: [4], GREEN: [4]}, NAMES)
+    with pytest.raises(RuleViolation, match=r"^Red, Blue and Green have 3 armies each: enter a "
+                                            r"tie-break die for Blue and Green"):
+        mk.check_tiebreak_rolls(three, {RED: [4]}, NAMES)
+
+
+@pytest.mark.parametrize("rolls, message", [
+    ({RED: [4]}, "Red and Green have 4 armies each: enter a tie-break die for Green "
+                 "(MK-PORDER-1)."),
+    ({RED: [4], GREEN: [7]}, "A tie-break die for Green shows 1 to 6 (MK-PORDER-1)."),
+    ({RED: [0], GREEN: [3]}, "A tie-break die for Red shows 1 to 6 (MK-PORDER-1)."),
+    ({RED: [4], GREEN: [4]}, "Red and Green are still level (4): they roll again, and the new "
+                             "die goes after the first (MK-PORDER-1)."),
+    ({RED: [4, 2], GREEN: [4]}, "Red and Green are still level (4): they roll again"),
+    ({RED: [4, 2], GREEN: [4, 2]}, "Red and Green are still level (4-2)"),
+])
+def test_mk_porder_1_bad_tie_break_dice_are_refused(rolls: dict[Any, list[int]],
+                                                    message: str) -> None:
+    counts = {RED: 4, BLUE: 2, GREEN: 4}
+    with pytest.raises(RuleViolation) as refused:
+        mk.check_tiebreak_rolls(counts, rolls, NAMES)
+    assert str(refused.value).startswith(message)
+
+
+def test_mk_deploy_2_tie_break_messages_cite_the_deploy_rule() -> None:
+    with pytest.raises(RuleViolation, match=r"Red and Blue have 1 army each.*\(MK-DEPLOY-2\)"):
+        mk.check_tiebreak_rolls({RED: 1, BLUE: 1}, {BLUE: [3]}, NAMES, "MK-DEPLOY-2")
+
+
+def test_mk_porder_1_a_tie_without_typed_dice_is_left_to_the_server() -> None:
+    counts = {RED: 4, BLUE: 2, GREEN: 4, GOLD: 2}
+    assert mk.check_tiebreak_rolls(counts, {}, NAMES) == {}
+    assert mk.check_tiebreak_rolls(counts, {BLUE: [2], GOLD: [5]}, NAMES) == {
+        BLUE: (2,), GOLD: (5,)}
+
+
+def test_mk_setup_2_entered_order_takes_every_kingdom_once() -> None:
+    assert mk.entered_order((RED, BLUE, GREEN), (GREEN, RED, BLUE), NAMES) == (GREEN, RED, BLUE)
+    with pytest.raises(RuleViolation, match=r"^Red is listed twice.*\(MK-SETUP-2\)"):
+        mk.entered_order((RED, BLUE), (RED, RED), NAMES)
+    with pytest.raises(RuleViolation, match=r"^Give Blue and Green a place in the player order"):
+        mk.entered_order((RED, BLUE, GREEN), (RED,), NAMES)
+    with pytest.raises(RuleViolation, match=r"^Gold is not a kingdom of this campaign"):
+        mk.entered_order((RED, BLUE), (RED, BLUE, GOLD), NAMES)
+    with pytest.raises(RuleViolation, match=r"^Give Blue and Red a place"):
+        mk.entered_order((RED, BLUE), (), NAMES)
 
 
 def test_mk_amb_29_army_counts_include_on_side_and_paired_armies_not_ships() -> None:

@@ -331,7 +331,8 @@ def test_mk_tithe_1_valid_gifts() -> None:
             r"already tithed to blue.*MK-TITHE-3",
         ),
         (Tithe(RED, BLUE, gold=1, food=1), Resources(1, 0), [], r"You have 1 gold.*MK-TITHE-6"),
-        (Tithe(RED, BLUE, gold=1), Resources(0, 0), [], r"You have nothing.*MK-TITHE-6"),
+        (Tithe(RED, BLUE, gold=1), Resources(0, 0), [],
+         r"^You have 0 gold and 0 food, and this tithe is 1 gold: .*MK-TITHE-6"),
     ],
 )
 def test_mk_tithe_illegal_gifts_say_why(

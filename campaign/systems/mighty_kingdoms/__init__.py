@@ -56,6 +56,7 @@ SYSTEM = RuleSystem(
         "tile_panel_extra": "campaign/systems/mighty_kingdoms/tile_panel_extra.html",
         "kingdom_summary": "campaign/systems/mighty_kingdoms/kingdom_summary.html",
         "play": "campaign/systems/mighty_kingdoms/play.html",
+        "overview": "campaign/systems/mighty_kingdoms/overview.html",
     },
     shell="campaign.systems.mighty_kingdoms.shell",
     url_prefix="mk",

@@ -339,7 +339,7 @@ def send_quest(kingdom: Kingdom, user: Any, *, tower: str, hero_id: int, die: in
                 total=roll.total, result=result.value, artefact=artefact))
             bought = rec.create(PurchaseRow(
                 campaign=state.campaign, year=state.campaign.year, kingdom=row, kind=QUEST,
-                tile_label=tower, seq=len(ws.purchases_this_winter(state)) + 1))
+                tile_label=tower, seq=ws.next_purchase_seq(state)))
             link_to_event(rec, [quest, bought])
             data = ws.winter_data(state.campaign)
             data["cycles"].setdefault(mk.SUB_BUY, []).append([row.pk, False])

@@ -22,7 +22,7 @@ from campaign.access import Access
 from campaign.models import Role
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
-from campaign.systems.mighty_kingdoms import advanced
+from campaign.systems.mighty_kingdoms import advanced, standings
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.phases import phase_key
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
@@ -112,6 +112,9 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _act(request: HttpRequest, access: Access, action: Callable[[], str]) -> HttpResponse:
+    if standings.ended(access.campaign):  # MK-AMB-20: nothing more is played
+        return refuse(request, standings.end_message(access.campaign), status=409,
+                      context=tabs_context(access, "play"))
     try:
         summary = action()
     except (ServiceError, mk.RuleViolation) as exc:

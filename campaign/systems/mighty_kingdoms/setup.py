@@ -4,6 +4,7 @@ the first army, each step a phase of the "setup" season that the GM advances."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any, Sequence
 
 from django.db import transaction
@@ -19,8 +20,11 @@ from campaign.systems.mighty_kingdoms.state import MKState, load_state
 TEMPLATE = "campaign/systems/mighty_kingdoms/play/setup.html"
 
 
-def races(state: MKState) -> dict[int, str | None]:
-    return {pk: (k.data or {}).get("race") for pk, k in state.kingdom_rows.items()}
+def races(state: MKState, pks: Iterable[int] | None = None) -> dict[int, str | None]:
+    """Each kingdom's race (those of ``pks`` only, when given), read in one query."""
+    rows = state.kingdom_rows
+    found = rows.values_of("data", rows if pks is None else pks)
+    return {pk: (data or {}).get("race") for pk, data in found.items()}
 
 
 def races_revealed(state: MKState) -> bool:
@@ -57,8 +61,10 @@ def choose_race(kingdom: Kingdom, user: Any, race: str) -> None:
         _require_step(state, "race")
         row = state.kingdom_rows[kingdom.pk]
         changed = "changed its" if (row.data or {}).get("race") else "chose a"
+        # The event is public ("Red chose a race in secret") but carries no race: the choice
+        # lives only on the kingdom, which its player and the GMs read until the reveal.
         with Recorder(state.campaign, user, "setup.race", f"{row.name} {changed} race in secret.",
-                      data={"race": race}, visibility=Visibility.PUBLIC) as rec:
+                      kingdom=row, visibility=Visibility.PUBLIC) as rec:
             rec.update(row, data={**(row.data or {}), "race": race})
 
 
@@ -106,6 +112,26 @@ def roll_initial_order(campaign: Any, user: Any, rolls: dict[int, int] | None = 
             rec.update(state.kingdom_rows[pk], order_position=position)
         rec.finish()
         return names
+
+
+def enter_initial_order(campaign: Any, user: Any, order: Sequence[int]) -> list[str]:
+    """MK-SETUP-2: the first player order as the group settled it (drawn from a cup, agreed at
+    the table), typed in by the GM: kingdom ids, first player first."""
+    with transaction.atomic():
+        state = load_state(campaign, lock=True)
+        _require_step(state, "order")
+        names = {pk: row.name for pk, row in state.kingdom_rows.items()}
+        try:
+            entered = mk.entered_order(list(state.kingdom_rows), order, names)
+        except mk.RuleViolation as exc:
+            raise ServiceError(str(exc)) from exc
+        listed = [names[pk] for pk in entered]
+        rec = Recorder(state.campaign, user, "setup.order",
+                       f"Player order entered (MK-SETUP-2): {', '.join(listed)}.")
+        for position, pk in enumerate(entered, start=1):
+            rec.update(state.kingdom_rows[pk], order_position=position)
+        rec.finish()
+        return listed
 
 
 # -- C) capitals (MK-SETUP-3) -----------------------------------------------------------------

@@ -1,0 +1,119 @@
+"""Standings and the end of the campaign (MK-AMB-20, MK-GEN-5).
+
+The rules define neither a winner nor a length. A group may set ``campaign_years``: when the
+last year's winter closes (its D) Deploy armies), the campaign ends; the clock stays where it
+stopped, ``Campaign.state["ended"]`` records it, and every action is refused from then on. If the
+GM later lengthens the campaign (or makes it open-ended), closing the phase again goes on into
+the next summer. ``tallies`` reads what the standings count in a few aggregate queries, whatever
+the map's size; the ranking itself is the pure ``mk.standings``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from django.db.models import Count, Sum
+
+from battles.models import Army, Unit
+from campaign.models import Campaign, Kingdom, Tile
+from campaign.rules import mighty_kingdoms as mk
+
+SCORING_NAMES = {
+    mk.SCORE_TILES: "most tiles",
+    mk.SCORE_SETTLEMENTS: "most settlements",
+    mk.SCORE_ARMY_POINTS: "most army points",
+}
+
+
+def ended(campaign: Campaign) -> bool:
+    """Whether the campaign has ended (MK-AMB-20)."""
+    return bool((campaign.state or {}).get("ended"))
+
+
+def end_message(campaign: Campaign) -> str:
+    """Why nothing more can be played."""
+    year = ((campaign.state or {}).get("ended") or {}).get("year", campaign.year)
+    return (f"The campaign is over: it ended with the winter of year {year}, the last year the "
+            "group set (MK-AMB-20). A GM can undo the end, or lengthen the campaign in its "
+            "settings and close the phase again to play on.")
+
+
+def army_points(campaign: Campaign) -> dict[int, list[int]]:
+    """Each kingdom's armies in play and their points: a Kings of War army with a fixed list
+    counts its units still alive; any other army its roster points (MK-SETUP-6)."""
+    armies = list(Army.objects.filter(campaign=campaign, tile__isnull=False)
+                  .values_list("pk", "kingdom_id", "points"))
+    listed = dict(
+        Unit.objects.filter(army_list__army__in=[pk for pk, _k, _p in armies],
+                            army_list__fixed_at__isnull=False, destroyed_reason="")
+        .values("army_list__army_id").annotate(total=Sum("points")).order_by()
+        .values_list("army_list__army_id", "total")
+    )
+    by_kingdom: dict[int, list[int]] = defaultdict(list)
+    for pk, kingdom, points in armies:
+        by_kingdom[kingdom].append(listed.get(pk) or points)
+    return dict(by_kingdom)
+
+
+def tallies(campaign: Campaign) -> list[mk.KingdomTally]:
+    """What each kingdom holds now, for ``mk.standings`` (three queries)."""
+    kingdoms = list(Kingdom.objects.filter(campaign=campaign)
+                    .values_list("pk", "name", "capital_tile_id"))
+    held: dict[int, Counter[str]] = defaultdict(Counter)
+    for row in (Tile.objects.filter(map__campaign=campaign, controller__isnull=False)
+                .values("controller_id", "settlement").annotate(n=Count("pk")).order_by()):
+        held[row["controller_id"]][row["settlement"]] += row["n"]
+    capitals = {pk: (controller, settlement) for pk, controller, settlement in
+                Tile.objects.filter(pk__in=[c for _p, _n, c in kingdoms if c])
+                .values_list("pk", "controller_id", "settlement")}
+    points = army_points(campaign)
+    result = []
+    for pk, name, capital in kingdoms:
+        counts = held[pk]
+        # MK-AMB-8/36: the own capital counts while the kingdom holds it as a city.
+        own = capitals.get(capital) == (pk, mk.CITY) if capital else False
+        result.append(mk.KingdomTally(
+            pk, name, tiles=sum(counts.values()), villages=counts[mk.VILLAGE],
+            cities=counts[mk.CITY], fortresses=counts[mk.FORTRESS], own_capital=own,
+            army_points=tuple(points.get(pk, ())),
+        ))
+    return result
+
+
+def standings(campaign: Campaign) -> tuple[mk.Standing, ...]:
+    options = mk.MKOptions.from_dict(campaign.options)
+    return mk.standings(tallies(campaign), options.scoring)
+
+
+def summary(rows: tuple[mk.Standing, ...], scoring: str) -> str:
+    """The standings in one paragraph, for the chronicle."""
+    parts = []
+    for row in rows:
+        t = row.tally
+        place = f"{row.place}. " if row.place else ""
+        capital = ", its capital" if t.own_capital else ""
+        parts.append(
+            f"{place}{t.name}: {t.tiles} tile{'s' if t.tiles != 1 else ''}, {t.villages} "
+            f"village{'s' if t.villages != 1 else ''}, {t.cities} cit"
+            f"{'ies' if t.cities != 1 else 'y'}{capital}, {t.fortresses} "
+            f"fortress{'es' if t.fortresses != 1 else ''}, {row.armies} "
+            f"arm{'ies' if row.armies != 1 else 'y'} ({row.points} points)"
+        )
+    text = "Final standings: " + "; ".join(parts) + "."
+    winners = [r.tally.name for r in rows if r.winner]
+    if scoring == mk.SCORE_NONE or not winners:
+        return text + " No winner is declared (MK-AMB-20)."
+    joint = " and ".join(winners)
+    verb = "win" if len(winners) > 1 else "wins"
+    return text + f" {joint} {verb} with the {SCORING_NAMES[scoring]} (house rule, MK-AMB-20)."
+
+
+def as_data(rows: tuple[mk.Standing, ...]) -> list[dict[str, Any]]:
+    """The standings as JSON for the end event (by kingdom name, as a campaign file keeps
+    them)."""
+    return [{"name": r.tally.name, "tiles": r.tally.tiles,
+             "villages": r.tally.villages, "cities": r.tally.cities,
+             "fortresses": r.tally.fortresses, "own_capital": r.tally.own_capital,
+             "armies": r.armies, "army_points": r.points, "score": r.score, "place": r.place}
+            for r in rows]
