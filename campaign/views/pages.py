@@ -76,7 +76,8 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
         .annotate(
             n_tiles=Count("tiles", distinct=True),
             n_settlements=Count("tiles", filter=~Q(tiles__settlement=""), distinct=True),
-            n_armies=Count("armies", distinct=True),
+            # Armies taken off for good keep their rows (data["removed"]); count those in play.
+            n_armies=Count("armies", filter=~Q(armies__data__has_key="removed"), distinct=True),
         )
     )
     events = visible_events(access)[:8]
@@ -86,7 +87,11 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
         "events": events,
         "photos": campaign.photos.all()[:6],
         "unclaimed": [k for k in kingdoms if k.player_id is None],
+        "overview_template": campaign.system.template("overview"),
     }
+    overview_context = campaign.system.hook("overview_context")
+    if overview_context is not None:
+        context.update(overview_context(access))
     return render(request, "campaign/detail.html", context)
 
 

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import Access, get_campaign_for
-from campaign.models import Role
+from campaign.models import Map, Role
 from campaign.services import ServiceError
 from campaign.views.common import refuse, tabs_context
 
@@ -20,8 +20,22 @@ def render_play(request: HttpRequest, access: Access, *, fragment: bool = False,
     system = access.campaign.system
     context = {**tabs_context(access, "play"), "play_template": system.template("play")}
     play_context = system.hook("play_context")
+    problem = system.clock_problem(access.campaign.clock)
+    if problem:
+        # A clock changed by hand in the admin: say what is wrong instead of failing.
+        return refuse(request, f"{access.campaign.name} stands at a point {system.label} cannot "
+                      f"be at: {problem}", status=409, context=tabs_context(access, "play"))
+    if system.map_required and not Map.objects.filter(campaign=access.campaign).exists():
+        return refuse(request, f"{access.campaign.name} has no map yet, and {system.label} is "
+                      "played on one: " + ("make it in the map editor." if access.is_gm else
+                                           "the GM makes it in the map editor."),
+                      status=409, context=tabs_context(access, "play"))
     if play_context is not None:
-        context.update(play_context(access))
+        try:
+            context.update(play_context(access))
+        except ServiceError as exc:
+            # The system cannot show this campaign where it stands: say why.
+            return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
     template = "campaign/play.html#phase" if fragment else "campaign/play.html"
     return render(request, template, context, status=status)
 
@@ -46,7 +60,7 @@ def advance(request: HttpRequest, slug: str) -> HttpResponse:
         return refuse(request, "The campaign moved on while this page was open; look again.",
                       status=409, context=tabs_context(access, "play"))
     try:
-        event = hook(access.campaign, request.user)
+        event = hook(access.campaign, request.user, request.POST)
     except ServiceError as exc:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
     messages.success(request, event.summary)

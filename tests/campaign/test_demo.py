@@ -8,19 +8,20 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from battles.models import Army, Ship
-from campaign.models import Campaign, Event
+from campaign.models import Campaign, Event, Membership
 from ledger.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db
 
-# The Ember Marches' battles waiting in C) Battle (the demo's seed decides them).
-EMBER_BATTLE_KINDS = ["land", "land_water"]
+# The Ember Marches' battles waiting in C) Battle: one of each type (MK-BTYPE-1).
+EMBER_BATTLE_KINDS = ["land", "land_water", "naval"]
 
 
-def test_load_demo_twice_gives_one_demo_and_prints_the_logins() -> None:
+def test_load_demo_twice_gives_one_demo_and_prints_the_logins(settings: Any) -> None:
+    settings.DEBUG = True  # as `make run` serves it
     out = StringIO()
     call_command("load_demo", stdout=out)
     assert "Demo campaigns created: shattered-coast" in out.getvalue()
@@ -46,40 +47,145 @@ def test_load_demo_twice_gives_one_demo_and_prints_the_logins() -> None:
     assert LedgerEntry.objects.filter(campaign=campaign, year=2).exists()
 
 
+def test_load_demo_refuses_a_site_with_debug_off_unless_told() -> None:
+    """The demo logins share a published password and one is a site administrator: a live
+    site (DEBUG off) gets them only when the command is told so, and otherwise nothing."""
+    with pytest.raises(CommandError, match="published password 'hexkeep-demo'.*--on-a-live-site"):
+        call_command("load_demo", stdout=StringIO())
+    assert not User.objects.exists() and not Campaign.objects.exists()
+    call_command("load_demo", "--on-a-live-site", stdout=StringIO())
+    assert User.objects.filter(username="gm", is_superuser=True).exists()
+
+
+def test_an_interrupted_demo_leaves_no_half_built_campaign(monkeypatch: Any) -> None:
+    """Each demo campaign is built in one transaction: a failure part-way leaves nothing of
+    it, and the next run builds it whole."""
+    from campaign import demo
+
+    def broken(users: Any) -> None:
+        demo._members_and_kingdoms(Campaign.objects.create(name="Half", slug="shattered-coast",
+                                                           rule_system="mighty-kingdoms"),
+                                   users, demo.MK_KINGDOMS)
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(demo, "_mighty_kingdoms_demo", broken)
+    with pytest.raises(RuntimeError):
+        demo.load_demo()
+    assert not Campaign.objects.filter(slug="shattered-coast").exists()
+    assert not Membership.objects.exists()
+
+
 def test_demo_has_kings_of_war_lists_and_a_simple_campaign_with_pending_battles(
         login: Any) -> None:
     """Issue scope for army lists and battles: Aldmark keeps Kings of War lists (fixed, secret to
-    other players); the Ember Marches plays Simple battles and waits in C) Battle."""
+    other players until a battle reveals them); the Ember Marches plays Simple battles and waits
+    in C) Battle."""
     from django.urls import reverse
 
     from battles.models import ArmyList, Battle
 
-    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", "--on-a-live-site", stdout=StringIO())
     coast = Campaign.objects.get(slug="shattered-coast")
     lists = ArmyList.objects.filter(army__campaign=coast).select_related("army__kingdom")
-    assert {(a.army.kingdom.name, a.army.number) for a in lists} == {
-        ("Kingdom of Aldmark", 1), ("Kingdom of Aldmark", 2), ("Kingdom of Aldmark", 3)}
-    points = {a.army.number: sum(u.points for u in a.units.all()) for a in lists}
-    assert points == {1: 500, 2: 445, 3: 465}
+    points = {(a.army.kingdom.name, a.army.number): sum(u.points for u in a.units.all())
+              for a in lists}
+    # MK-SETUP-6: Greenhold's starting army has the list its battle with Aldmark needed.
+    assert points == {("Kingdom of Aldmark", 1): 500, ("Kingdom of Aldmark", 2): 445,
+                      ("Kingdom of Aldmark", 3): 465, ("Greenhold", 1): 500}
     assert all(a.fixed_at is not None for a in lists)
-    army = Army.objects.get(campaign=coast, kingdom__name="Kingdom of Aldmark", number=2)
-    url = reverse("campaign:battles:army", args=[coast.slug, army.pk])
+    aldmark = {a.number: a for a in Army.objects.filter(campaign=coast,
+                                                        kingdom__name="Kingdom of Aldmark")}
     alice, bob = (login(User.objects.get(username=n)) for n in ("alice", "bob"))
-    page = alice.get(url)
-    assert page.status_code == 200 and "High Paladin" in page.content.decode()
-    assert bob.get(url).status_code == 403
+    # Army #2 fought, so every player reads its list (MK-SETUP-7); army #3 has not.
+    for number, bob_sees in ((2, 200), (3, 403)):
+        url = reverse("campaign:battles:army", args=[coast.slug, aldmark[number].pk])
+        page = alice.get(url)
+        assert page.status_code == 200
+        assert ("High Paladin" if number == 2 else "Ur-Elohi") in page.content.decode()
+        assert bob.get(url).status_code == bob_sees
 
     marches = Campaign.objects.get(slug="ember-marches")
     assert marches.options["battle_mode"] == "simple"
-    assert (marches.year, marches.season, marches.phase) == (2, "summer", "C")
+    assert (marches.year, marches.season, marches.month, marches.phase) == (2, "summer", 5, "C")
     assert marches.kingdoms.count() == 3
-    battles = list(Battle.objects.filter(campaign=marches, year=2, month=6))
+    battles = list(Battle.objects.filter(campaign=marches, year=2, month=5))
     assert all(b.mode == "simple" and b.status == "pending" and not b.result_chooser
                for b in battles)
     assert sorted(b.kind for b in battles) == EMBER_BATTLE_KINDS
+    # Three ships: two meet at sea, the third lands among an enemy's armies.
+    assert Ship.objects.filter(campaign=marches, tile__isnull=False).count() == 3
     # Earlier months' battles were fought out on the battle page's services, dice recorded.
     fought = Battle.objects.filter(campaign=marches, status="resolved")
     assert fought.exists() and all(b.result_chooser for b in fought)
     play = login(User.objects.get(username="gm")).get(
         reverse("mk:battle_play", args=[marches.slug, battles[0].pk]))
     assert play.status_code == 200
+
+
+def test_demo_kings_of_war_battle_leaves_unit_strength_history() -> None:
+    """Year 2's summer: Greenhold's army #1 attacks Aldmark's armies #1 and #2 holding 0703 and
+    loses a Kings of War land battle (MK-LAND-2, MK-RESULT-1); the GM entered each unit's rout
+    events, so those units carry their +1 and -1 (MK-US-1/2) and the chronicle tells them."""
+    from battles.models import Battle, UnitStrengthEvent
+    from battles.services import army_units
+
+    call_command("load_demo", "--on-a-live-site", stdout=StringIO())
+    coast = Campaign.objects.get(slug="shattered-coast")
+    battle = Battle.objects.get(campaign=coast)
+    assert (battle.year, battle.month, battle.tile.label, battle.kind, battle.mode) == (
+        2, 5, "0703", "land", "kow")
+    assert (battle.chooser.name, battle.result_chooser, battle.opponent.name,
+            battle.result_opponent, battle.status) == (
+        "Greenhold", "loss", "Kingdom of Aldmark", "win", "resolved")
+    # MK-BOARD-1 for one army against two; MK-DEF-2: Aldmark defended a tile without a
+    # settlement; MK-RESULT-1: the loser lies on its side next door.
+    assert battle.data["board"] == "4'x4'"
+    assert (battle.data["defended"]["kingdom"], battle.data["defended"]["row"]) == (
+        battle.opponent_id, "none")
+    assert battle.data["retreated"] == [["Greenhold's army #1", "0704"]]
+    changes = sorted(
+        (e.unit.army_list.army.kingdom.name, e.unit.army_list.army.number, e.unit.name, e.delta)
+        for e in UnitStrengthEvent.objects.filter(battle=battle).select_related(
+            "unit__army_list__army__kingdom"))
+    assert changes == [
+        ("Greenhold", 1, "Berserker Lord", -1), ("Greenhold", 1, "Ironguard", 1),
+        ("Greenhold", 1, "Ironwatch Crossbows", -1), ("Greenhold", 1, "Shieldbreakers", -1),
+        ("Greenhold", 1, "Shieldbreakers", 1),
+        ("Kingdom of Aldmark", 1, "Crossbowmen", -1), ("Kingdom of Aldmark", 1, "Men-at-Arms", 1),
+        ("Kingdom of Aldmark", 1, "Paladin Knights", 1),
+        ("Kingdom of Aldmark", 2, "Sea Guard", 1), ("Kingdom of Aldmark", 2, "Spearmen", -1),
+    ]
+    assert UnitStrengthEvent.objects.filter(unit__army_list__army__campaign=coast).count() == 10
+    # What the printed rosters show: base, total now, the value it fights at (MK-US-6), and
+    # each total since (MK-US-4).
+    totals = {
+        (name, number): [(u["name"], u["base_us"], u["unit_strength"], u["in_battle"],
+                          u["us_history"])
+                         for u in army_units(Army.objects.get(campaign=coast, number=number,
+                                                              kingdom__name=name))]
+        for name, number in (("Kingdom of Aldmark", 1), ("Kingdom of Aldmark", 2),
+                             ("Kingdom of Aldmark", 3), ("Greenhold", 1))}
+    assert totals == {
+        ("Kingdom of Aldmark", 1): [
+            ("Order of the Abbey", 2, 2, 2, []), ("Men-at-Arms", 3, 4, 3, [4]),
+            ("Crossbowmen", 2, 1, 1, [1]), ("Paladin Knights", 2, 3, 3, [3])],
+        ("Kingdom of Aldmark", 2): [
+            ("Sea Guard", 3, 4, 3, [4]), ("Spearmen", 2, 1, 1, [1]), ("Ballista", 0, 0, 0, []),
+            ("High Paladin", 0, 0, 0, [])],
+        ("Kingdom of Aldmark", 3): [
+            ("Gur Panthers", 1, 1, 1, []), ("Heavy Crossbows", 2, 2, 2, []),
+            ("Militia Mob", 3, 3, 3, []), ("Ur-Elohi", 1, 1, 1, [])],
+        ("Greenhold", 1): [
+            ("Ironguard", 2, 3, 3, [3]), ("Shieldbreakers", 2, 2, 2, [3, 2]),
+            ("Ironwatch Crossbows", 2, 1, 1, [1]), ("Berserker Lord", 0, -1, 0, [-1])],
+    }
+    story = Event.objects.get(campaign=coast, kind="summer.battle_result").summary
+    assert story.startswith(
+        "Battle at 0703: Greenhold loses against Kingdom of Aldmark. Unit Strength after the "
+        "battle at 0703 (MK-US-1/2): Greenhold's Ironguard +1 (now 3); Greenhold's "
+        "Shieldbreakers +1 and -1 (now 2); ")
+    assert "Kingdom of Aldmark's Sea Guard +1 (now 4)" in story
+    assert "Greenhold's army #1 retreats to 0704, and lies on its side" in story
+    chosen = Event.objects.get(campaign=coast, kind="summer.battle").summary
+    assert chosen.startswith("Greenhold chooses to fight Kingdom of Aldmark at 0703: a land "
+                             "battle (Kings of War)")

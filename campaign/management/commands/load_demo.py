@@ -4,15 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from campaign.demo import load_demo
+from campaign.demo import DEMO_PASSWORD, load_demo
 
 
 class Command(BaseCommand):
     help = "Create demo users and campaigns. Running it again changes nothing."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--on-a-live-site", action="store_true", dest="live",
+            help="Load the demo even with DEBUG off: its logins, a site administrator among "
+                 "them, all share a published password.")
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["live"]:
+            raise CommandError(
+                f"The demo's logins, a site administrator among them, all use the published "
+                f"password {DEMO_PASSWORD!r}: this site runs with DEBUG off, so nothing was "
+                "loaded. Pass --on-a-live-site to load the demo here anyway.")
         logins, created = load_demo()
         if created:
             self.stdout.write(self.style.SUCCESS(f"Demo campaigns created: {', '.join(created)}"))

@@ -8,7 +8,10 @@ like a real campaign. Choices are plain and deterministic for a given ``random.R
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from typing import Any
+
+from django.db import transaction
 
 from campaign.models import Campaign
 from campaign.rules import mighty_kingdoms as mk
@@ -17,9 +20,30 @@ from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from ledger.rules import mighty_kingdoms as eco
 
+Watch = Callable[[], None] | None
+
 
 def _state(campaign: Campaign) -> MKState:
     return load_state(Campaign.objects.get(pk=campaign.pk))
+
+
+def _turns(campaign: Campaign, turn_of: Callable[[MKState], int | None] | None = None,
+           watch: Watch = None) -> Iterator[tuple[MKState, int]]:
+    """Each turn of the current phase: the campaign loaded once, locked, in the transaction in
+    which the caller acts on it (the services take that ``state`` instead of reading it again).
+    ``watch`` is called once, halfway through (one turn per army: about half the armies)."""
+    half = len(_state(campaign).armies) // 2 if watch is not None else 0
+    turns = 0
+    while True:
+        with transaction.atomic():
+            state = load_state(campaign, lock=True)
+            turn = (turn_of or _turn)(state)
+            if turn is None:
+                return
+            turns += 1
+            if watch is not None and turns == half:
+                watch()
+            yield state, turn
 
 
 def _turn(state: MKState) -> int | None:
@@ -27,17 +51,18 @@ def _turn(state: MKState) -> int | None:
     return handler.turn(state) if handler.turn else None
 
 
-def _occupied(state: MKState, taken: set[str]) -> set[str]:
-    return {a.tile for a in state.armies} | {s.tile for s in state.ships} | taken
+def _free(state: MKState, labels: list[str], taken: set[str]) -> list[str]:
+    """Those of ``labels`` that no token stands on and no order this month moves into."""
+    armies, ships = state.tokens_at(labels)
+    occupied = {a.tile for a in armies} | {s.tile for s in ships} | taken
+    return [label for label in labels if label not in occupied]
 
 
 def _target(state: MKState, mover: mk.Mover, taken: set[str], rng: random.Random) -> str | None:
     """Unexplored land first, else an own tile on the frontier; never onto another token."""
     # The destinations and their neighbours: two steps around the token.
     tiles = state.map_around([mover.tile], 2)
-    occupied = _occupied(state, taken)
-    legal = [label for label in mk.legal_move_destinations(mover, tiles, state.options)
-             if label not in occupied]
+    legal = _free(state, list(mk.legal_move_destinations(mover, tiles, state.options)), taken)
     rng.shuffle(legal)
     for label in legal:
         if not tiles.tile(label).explored:
@@ -52,86 +77,111 @@ def _target(state: MKState, mover: mk.Mover, taken: set[str], rng: random.Random
     return None
 
 
-def play_summer_month(campaign: Campaign, user: Any, rng: random.Random) -> None:
-    """Orders (explore, else defend; regroup when on its side), resolution, reform."""
+def _advance(campaign: Campaign, user: Any, watch: Watch) -> None:
+    """Close the phase; ``watch`` (the benchmark's) then looks at the phase that opened."""
+    phases.advance(campaign, user)
+    if watch is not None:
+        watch()
+
+
+def play_summer_month(campaign: Campaign, user: Any, rng: random.Random,
+                      watch: Watch = None) -> None:
+    """Orders (explore, else defend; regroup when on its side), resolution, reform.
+
+    ``watch`` is called as each phase opens and halfway through the orders and resolutions."""
+    if watch is not None:
+        watch()
     taken: set[str] = set()
-    while (state := _state(campaign)) and (turn := _turn(state)) is not None:
-        mover = summer_orders.unordered(state)[turn][0]
+    for state, turn in _turns(campaign, watch=watch):
+        mover = summer_orders.unordered_of(state, turn)[0]
         kingdom = state.kingdom_rows[turn]
         if mover.on_side:
-            summer_orders.give_order(kingdom, user, mover.key, mk.REGROUP, None)
+            summer_orders.give_order(kingdom, user, mover.key, mk.REGROUP, None, state=state)
             continue
         target = _target(state, mover, taken, rng) if mover.kind == mk.ARMY else None
         if target:
             taken.add(target)
-            summer_orders.give_order(kingdom, user, mover.key, mk.MOVE, target)
+            summer_orders.give_order(kingdom, user, mover.key, mk.MOVE, target, state=state)
         elif mover.kind == mk.ARMY:
-            summer_orders.give_order(kingdom, user, mover.key, mk.DEFEND, None)
+            summer_orders.give_order(kingdom, user, mover.key, mk.DEFEND, None, state=state)
         else:
             # Ships cannot Defend (MK-ORD-7): they sail to open water, or along the coast.
-            occupied = _occupied(state, taken)
             tiles = state.map_around([mover.tile])
             waters = sorted(
-                (label for label in mk.legal_move_destinations(mover, tiles, state.options)
-                 if label not in occupied),
+                _free(state, list(mk.legal_move_destinations(mover, tiles, state.options)),
+                      taken),
                 key=lambda label: not tiles.tile(label).is_open_water,
             )
             if waters:
                 taken.add(waters[0])
-                summer_orders.give_order(kingdom, user, mover.key, mk.MOVE, waters[0])
+                summer_orders.give_order(kingdom, user, mover.key, mk.MOVE, waters[0],
+                                         state=state)
             else:
                 legal = mk.legal_orders(mover, tiles, state.options)
-                summer_orders.give_order(kingdom, user, mover.key, sorted(legal)[0], None)
-    phases.advance(campaign, user)
-    while (state := _state(campaign)) and (turn := _turn(state)) is not None:
-        order = summer_orders.unresolved(state)[turn][0]
+                summer_orders.give_order(kingdom, user, mover.key, sorted(legal)[0], None,
+                                         state=state)
+    _advance(campaign, user, watch)
+    for state, turn in _turns(campaign, watch=watch):
+        order = summer_orders.unresolved_of(state, turn)[0]
         # Dice as if typed in from the table, so the same seed always plays the same year.
         summer_orders.resolve(state.kingdom_rows[turn], user, order.pk,
                               dice=(rng.randint(1, 6), rng.randint(1, 6)),
-                              reroll=(rng.randint(1, 6), rng.randint(1, 6)))
-    phases.advance(campaign, user)  # Resolution → Battle: nobody shares a tile, no battle
-    phases.advance(campaign, user)  # Battle → Reform
+                              reroll=(rng.randint(1, 6), rng.randint(1, 6)), state=state)
+    _advance(campaign, user, watch)  # Resolution → Battle: nobody shares a tile, no battle
+    _advance(campaign, user, watch)  # Battle → Reform
     phases.advance(campaign, user)  # Reform closes
 
 
-def play_winter(campaign: Campaign, user: Any, *, stop_in_buy: bool = False) -> None:
-    """Recall, gather, tithes (everyone passes), one purchase each, feed all, deploy."""
+def play_winter(campaign: Campaign, user: Any, *, stop_in_buy: bool = False,
+                watch: Watch = None) -> None:
+    """Recall, gather, tithes (everyone passes), one purchase each, feed all, deploy.
+
+    ``watch`` is called as each phase opens and halfway through the deployment."""
     # Recall happened as winter began; answer the choices it left open, then close it.
+    if watch is not None:
+        watch()
     state = _state(campaign)
     for pk, pending in ws.recall_pending(state).items():
         _choose_recall(state, pk, pending, user)
-    phases.advance(campaign, user)  # Recall closes
-    phases.advance(campaign, user)  # Gather closes: income booked
-    while (state := _state(campaign)) and (turn := _turn(state)) is not None:
-        ws.pass_turn(state.kingdom_rows[turn], user, mk.SUB_TITHE)
-    phases.advance(campaign, user)
+    _advance(campaign, user, watch)  # Recall closes
+    _advance(campaign, user, watch)  # Gather closes: income booked
+    for state, turn in _turns(campaign):
+        ws.pass_turn(state.kingdom_rows[turn], user, mk.SUB_TITHE, state=state)
+    _advance(campaign, user, watch)
     bought: set[int] = set()
-    while (state := _state(campaign)) and (turn := _turn(state)) is not None:
+    for state, turn in _turns(campaign):
         kingdom = state.kingdom_rows[turn]
         if turn in bought:
             if stop_in_buy:
                 return
-            ws.pass_turn(kingdom, user, mk.SUB_BUY)
+            ws.pass_turn(kingdom, user, mk.SUB_BUY, state=state)
             continue
         bought.add(turn)
         purchase = _pick_purchase(state, turn)
         if purchase is None:
-            ws.pass_turn(kingdom, user, mk.SUB_BUY)
+            ws.pass_turn(kingdom, user, mk.SUB_BUY, state=state)
         else:
-            ws.buy(kingdom, user, purchase)
-    phases.advance(campaign, user)
+            ws.buy(kingdom, user, purchase, state=state)
+    _advance(campaign, user, watch)
+    feed_and_deploy(campaign, user, watch)
+
+
+def feed_and_deploy(campaign: Campaign, user: Any, watch: Watch = None) -> None:
+    """C) 3. Feed (the lowest-numbered armies the food allows), then D) Deploy (each army on
+    the first tile with room), closing both phases."""
     state = _state(campaign)
     stock = ws.stocks(state)
     for pk, row in state.kingdom_rows.items():
         numbers = [a.number for a in sorted(state.armies_of(pk), key=lambda a: a.number)]
         ws.feed(row, user, numbers[: stock[pk].food])
-    phases.advance(campaign, user)
-    while (state := _state(campaign)) and (turn := ws.deploy_turn(state)) is not None:
-        placed = ws.winter_data(state.campaign)["deploy"]["placed"]
+    _advance(campaign, user, watch)
+    for state, turn in _turns(campaign, ws.deploy_turn, watch):
+        placed = ws.winter_view(state.campaign)["deploy"]["placed"]
         army = ws.waiting_armies(state, placed, turn)[0]
         tiles = mk.legal_deploy_tiles(state.kingdoms[turn], ws.kingdom_map(state, turn),
                                       ws.placed_counts(state, placed, turn))
-        ws.deploy_army(state.kingdom_rows[turn], user, army.number, sorted(tiles)[0])
+        ws.deploy_army(state.kingdom_rows[turn], user, army.number, sorted(tiles)[0],
+                       state=state)
     phases.advance(campaign, user)
 
 
@@ -153,7 +203,9 @@ def _choose_recall(state: MKState, pk: int, pending: dict[str, bool], user: Any)
 
 def _pick_purchase(state: MKState, pk: int) -> eco.Purchase | None:
     """A ship where a harbour is free, else a recruit, else a village: the first affordable."""
-    winter = ws.kingdom_winter(state, pk, ws.stocks(state)[pk], ws.purchases_this_winter(state),
+    state.read_tokens_of([pk])
+    winter = ws.kingdom_winter(state, pk, ws.stocks_of(state, [pk])[pk],
+                               ws.purchases_this_winter(state, pk),
                                ws.last_army_number(pk))
     options = [o for o in eco.affordable_purchases(winter, ws.kingdom_map(state, pk),
                                                    state.options)

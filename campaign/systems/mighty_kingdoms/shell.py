@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.urls import path
 
 from campaign.access import Access
 from campaign.models import Campaign, Kingdom
+from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import (
     advanced_views,
     phases,
+    standings,
     summer,
     views,
     winter,
 )
 from campaign.systems.mighty_kingdoms.sheets import SHEETS  # noqa: F401
-from campaign.systems.mighty_kingdoms.state import load_state
+from campaign.systems.mighty_kingdoms.state import MKState, load_state
 
 
 def initial_clock_fields() -> dict[str, Any]:
@@ -29,33 +32,95 @@ def clock_label(campaign: Campaign) -> str:
     return phases.label(campaign)
 
 
-def advance(campaign: Campaign, user: Any) -> Any:
-    return phases.advance(campaign, user)
+def advance(campaign: Campaign, user: Any, inputs: Mapping[str, str] | None = None) -> Any:
+    """The GM closes the phase; ``inputs`` is the posted form, which may carry the table's
+    tie-break dice for a new player order (MK-PORDER-1, MK-DEPLOY-2)."""
+    return phases.advance(campaign, user, tiebreak=views.tiebreak_dice(inputs))
 
 
 def play_context(access: Access) -> dict[str, Any]:
     """What the play page shows: the phase, what blocks it, whose turn, the phase's own parts."""
     state = load_state(access.campaign)
     handler = phases.handler_for(state.campaign)
+    # The viewer's kingdom is read along with whichever kingdom's tokens the page reads first.
+    state.focus = {access.kingdom.pk} if access.kingdom is not None else set()
     turn = handler.turn(state) if handler.turn else None
+    rows = None if access.is_gm else summer.PHONE_ROWS
+    state.focus |= {turn} if turn else set()
+    if rows is not None and handler.brief is not None:
+        blockers, waiting = handler.brief(state, rows)
+    else:
+        blockers = handler.blockers(state)
+        waiting = len(blockers)
     context: dict[str, Any] = {
         "mk_state": state,
         "phase_label": phases.label(state.campaign),
         "phase_template": handler.template,
-        "blockers": handler.blockers(state),
+        "blockers": blockers,
         "turn_kingdom": state.kingdom_rows.get(turn) if turn else None,
         "my_turn": bool(turn and access.kingdom and access.kingdom.pk == turn),
-        "player_order": [state.kingdom_rows[pk] for pk in state.order],
     }
-    context.update(views.setup_context(state, access))
+    if handler.order_counts is not None and access.is_gm:
+        context.update(views.order_tiebreak(state, access, handler.order_counts(state),
+                                            handler.order_rule))
+    context.update(views.setup_context(state, access, rows))
+    context.update(_compact(state, context, access, waiting))
     context.update(summer.play_context(state, access))
     context.update(winter.play_context(state, access))
     context.update(advanced_views.play_context(state, access))
+    if standings.ended(state.campaign):
+        context["mk_standings"] = standings_context(state.campaign)
     return context
 
 
+def _compact(state: MKState, context: dict[str, Any], access: Access,
+             waiting: int) -> dict[str, Any]:
+    """What a player's phone lists of the blockers (``waiting`` in all) and the player order:
+    all of it for a GM or a small campaign; else the first rows, how many more there are and
+    the player's place."""
+    blockers: list[str] = context["blockers"]
+    race_rows: list[Any] = context["race_rows"]
+    total = len(state.order)
+    if access.is_gm:
+        return {"blockers_shown": blockers, "blockers_more": 0, "order_shown": race_rows,
+                "order_more": 0, "order_place": None, "order_total": total}
+    mine = access.kingdom.pk if access.kingdom is not None else None
+    place = state.order.index(mine) + 1 if mine in state.order else None
+    rows = summer.PHONE_ROWS
+    shown = race_rows[:rows]
+    return {
+        "blockers_shown": blockers[:rows], "blockers_more": max(0, waiting - rows),
+        "order_shown": shown, "order_more": total - len(shown),
+        "order_place": place if len(shown) < total else None, "order_total": total,
+    }
+
+
+def overview_context(access: Access) -> dict[str, Any]:
+    """The campaign page: the standings, during the campaign and at its end (MK-AMB-20)."""
+    campaign = access.campaign
+    if phases.in_setup(campaign):
+        return {}
+    return {"mk_standings": standings_context(campaign)}
+
+
+def standings_context(campaign: Campaign) -> dict[str, Any]:
+    options = mk.MKOptions.from_dict(campaign.options)
+    rows = standings.standings(campaign)
+    return {
+        "rows": rows,
+        "ended": standings.ended(campaign),
+        "scoring": standings.SCORING_NAMES.get(options.scoring, ""),
+        "years": options.campaign_years,
+        "year": campaign.year,
+        "winners": [r.tally for r in rows if r.winner],
+    }
+
+
 def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
+    """A kingdom's page: its tokens and their orders in summer, its economy in winter (the
+    tokens and orders of this kingdom only, see ``MKState.read_tokens_of``)."""
     state = load_state(access.campaign)
+    state.read_tokens_of([kingdom.pk])
     context: dict[str, Any] = {"mk_state": state}
     context.update(summer.kingdom_context(state, access, kingdom))
     context.update(winter.kingdom_context(state, access, kingdom))

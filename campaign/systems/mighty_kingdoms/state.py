@@ -14,15 +14,20 @@ on a small map and on a large one:
 - ``state.holdings_map(kingdoms)`` is the tiles those kingdoms control, enough for the winter's
   purchases and deployment (MK-BUY, MK-DEPLOY);
 - ``state.tile_rows`` gives the ``Tile`` rows to write, fetched by label when first asked for.
+
+Kingdoms, armies and ships are read the same way: ``state.kingdoms``, ``state.armies`` and
+``state.ships`` come from plain rows (no model instances); ``state.kingdom_rows`` makes a
+``Kingdom`` instance when first asked for, and ``state.army_rows`` / ``state.ship_rows`` fetch
+the ``Army`` and ``Ship`` rows to write by primary key when first asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Callable, Generic, NamedTuple, TypeVar
 
-from django.db.models import F, Q
+from django.db.models import Q
 
 from battles.models import Army, Ship
 from campaign.models import Campaign, Kingdom, Map, Tile
@@ -96,7 +101,7 @@ class TileRows(Mapping[str, Tile]):
         wanted = {label for label in labels if label} - self._rows.keys() - self._missing
         if not wanted or self._complete:
             return
-        for tile in Tile.objects.filter(map_id=self._map_id, label__in=wanted):
+        for tile in Tile.objects.filter(map_id=self._map_id, label__in=wanted).order_by():
             self._rows[tile.label] = tile
         self._missing |= wanted - self._rows.keys()
 
@@ -135,6 +140,131 @@ class TileRows(Mapping[str, Tile]):
         return found
 
 
+TokenRow = TypeVar("TokenRow", Army, Ship)
+
+
+class TokenRows(Mapping[int, TokenRow], Generic[TokenRow]):
+    """The campaign's ``Army`` or ``Ship`` rows on the map, by primary key, fetched when first
+    asked for (one query per batch). Looking up a key reads at most that row; iterating, ``len``,
+    ``values()`` and ``items()`` read every token of the campaign first (``every`` gives their
+    keys).
+
+    Rows are cached, so a row changed through ``Recorder.update`` is the same object the next
+    time it is asked for.
+    """
+
+    def __init__(self, model: type[TokenRow], campaign_id: int,
+                 every: Callable[[], list[int]]) -> None:
+        self._model = model
+        self._campaign_id = campaign_id
+        self._every = every
+        self._rows: dict[int, TokenRow] = {}
+        self._absent: set[int] = set()
+
+    def fetch(self, pks: Iterable[int | None]) -> None:
+        """Read the rows of ``pks`` not read yet, in one query."""
+        wanted = {pk for pk in pks if pk} - self._rows.keys() - self._absent
+        if wanted:
+            for row in self._model.objects.filter(
+                    pk__in=wanted, campaign_id=self._campaign_id,
+                    tile__isnull=False).order_by():
+                self._rows[row.pk] = row
+            self._absent |= wanted - self._rows.keys()
+
+    def __getitem__(self, pk: int) -> TokenRow:
+        if pk not in self._rows:
+            self.fetch([pk])
+        if pk not in self._rows:
+            raise KeyError(pk)
+        return self._rows[pk]
+
+    def __contains__(self, pk: object) -> bool:
+        if not isinstance(pk, int):
+            return False
+        if pk not in self._rows:
+            self.fetch([pk])
+        return pk in self._rows
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._every())
+
+    def __len__(self) -> int:
+        return len(self._every())
+
+    def values(self) -> list[TokenRow]:  # type: ignore[override]
+        pks = self._every()
+        self.fetch(pks)
+        return [self._rows[pk] for pk in pks if pk in self._rows]
+
+    def items(self) -> list[tuple[int, TokenRow]]:  # type: ignore[override]
+        pks = self._every()
+        self.fetch(pks)
+        return [(pk, self._rows[pk]) for pk in pks if pk in self._rows]
+
+
+# A kingdom's columns read with every action; ``data`` and ``created_at`` (JSON and a timestamp,
+# the costly ones to convert) are read when asked for.
+LATER_FIELDS = ("data", "created_at")
+KINGDOM_FIELDS = tuple(f.attname for f in Kingdom._meta.concrete_fields
+                       if f.attname not in LATER_FIELDS)
+
+
+class KingdomRows(Mapping[int, Kingdom]):
+    """The campaign's ``Kingdom`` rows by primary key, in the model's order, read in one query
+    as plain values and made into model instances when first asked for (then kept, so a row
+    changed through ``Recorder.update`` is the same object the next time).
+
+    ``data`` and ``created_at`` are not read with the rest: an instance loads them when one is
+    used, and ``values_of`` reads one of them for several kingdoms in one query."""
+
+    def __init__(self, values: Iterable[tuple[Any, ...]]) -> None:
+        pk = KINGDOM_FIELDS.index("id")
+        self._values = {row[pk]: row for row in values}
+        self._rows: dict[int, Kingdom] = {}
+        self._later: dict[str, dict[int, Any]] = {}
+
+    def __getitem__(self, pk: int) -> Kingdom:
+        row = self._rows.get(pk)
+        if row is None:
+            row = self._rows[pk] = Kingdom.from_db(Kingdom.objects.db, list(KINGDOM_FIELDS),
+                                                   self._values[pk])
+            for name, found in self._later.items():
+                if pk in found:
+                    setattr(row, name, found[pk])
+        return row
+
+    def value(self, pk: int, name: str) -> Any:
+        """One field of a kingdom (by attribute name), without making its instance."""
+        return self.values_of(name, [pk])[pk]
+
+    def values_of(self, name: str, pks: Iterable[int]) -> dict[int, Any]:
+        """One field of several kingdoms (one query at most, for ``data`` or ``created_at``)."""
+        wanted = [pk for pk in pks if pk in self._values]
+        if name not in LATER_FIELDS:
+            at = KINGDOM_FIELDS.index(name)
+            return {pk: getattr(self._rows[pk], name) if pk in self._rows
+                    else self._values[pk][at] for pk in wanted}
+        known = self._later.setdefault(name, {})
+        missing = [pk for pk in wanted if pk not in known and (
+            pk not in self._rows or name in self._rows[pk].get_deferred_fields())]
+        if missing:
+            known.update(Kingdom.objects.filter(pk__in=missing).values_list("pk", name))
+            for pk in missing:
+                if pk in self._rows:
+                    setattr(self._rows[pk], name, known[pk])
+        return {pk: getattr(self._rows[pk], name) if pk in self._rows else known[pk]
+                for pk in wanted}
+
+    def __contains__(self, pk: object) -> bool:
+        return pk in self._values
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
 @dataclass
 class MKState:
     """One campaign as the rules see it, plus the rows it came from (for writing back).
@@ -147,18 +277,164 @@ class MKState:
     options: mk.MKOptions
     clock: mk.Clock
     kingdoms: dict[int, mk.Kingdom]
-    armies: list[mk.Army]
-    ships: list[mk.Ship]
     order: list[int]
     tile_rows: TileRows = field(repr=False)
-    kingdom_rows: dict[int, Kingdom] = field(repr=False)
-    army_rows: dict[int, Army] = field(repr=False)
-    ship_rows: dict[int, Ship] = field(repr=False)
+    kingdom_rows: KingdomRows = field(repr=False)
     map_row: Map = field(repr=False)
     labels: dict[int, str] = field(default_factory=dict, repr=False)
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     _map: mk.MapView | None = field(default=None, repr=False)
     _views: dict[Any, mk.MapView] = field(default_factory=dict, repr=False)
+    # Every token on the map, once read; before that, the tokens read per kingdom and per tile.
+    _every: tuple[list[mk.Army], list[mk.Ship]] | None = field(default=None, repr=False)
+    _of_kingdom: dict[int, tuple[list[mk.Army], list[mk.Ship]]] = field(
+        default_factory=dict, repr=False)
+    _at_tile: dict[str, tuple[list[mk.Army], list[mk.Ship]]] = field(
+        default_factory=dict, repr=False)
+    _ships_at: dict[str, list[mk.Ship]] = field(default_factory=dict, repr=False)
+    # Tiles read by position for ``map_around``, and every position asked for (found or not).
+    _tile_recs: dict[tuple[int, int], TileRec] = field(default_factory=dict, repr=False)
+    _read_spots: set[tuple[int, int]] = field(default_factory=set, repr=False)
+    _rank: dict[int, int] = field(default_factory=dict, repr=False)
+    # Kingdoms whose tokens (and orders) are read along with any other kingdom's: a page sets
+    # the kingdom whose turn it is and the viewer's, so that it reads them all in one go.
+    focus: set[int] = field(default_factory=set, repr=False)
+
+    def __post_init__(self) -> None:
+        self._rank = {pk: n for n, pk in enumerate(self.kingdom_rows)}
+        self.army_rows: TokenRows[Army] = TokenRows(
+            Army, self.campaign.pk, lambda: [a.id for a in self.armies])
+        self.ship_rows: TokenRows[Ship] = TokenRows(
+            Ship, self.campaign.pk, lambda: [s.id for s in self.ships])
+
+    # -- tokens --------------------------------------------------------------------------------
+    # A service acting for one kingdom reads that kingdom's tokens (``armies_of``, ``ships_of``,
+    # ``movers_of``) and the tokens on the tiles it touches (``tokens_at``); only what looks at
+    # the whole campaign (phase changes, the GM's pages) reads ``armies`` and ``ships``.
+
+    @property
+    def armies(self) -> list[mk.Army]:
+        """Every army on the map, in the kingdoms' order, then by number (one query)."""
+        return self._all_tokens()[0]
+
+    @property
+    def ships(self) -> list[mk.Ship]:
+        """Every ship on the map, in the kingdoms' order, then by number (one query)."""
+        return self._all_tokens()[1]
+
+    @property
+    def tokens_read(self) -> bool:
+        """Whether every token has been read (``armies``/``ships`` cost no query now)."""
+        return self._every is not None
+
+    def _all_tokens(self) -> tuple[list[mk.Army], list[mk.Ship]]:
+        if self._every is None:
+            self._every = self._read_tokens(Q())
+        return self._every
+
+    def _read_tokens(self, scope: Q, armies: bool = True) -> tuple[list[mk.Army], list[mk.Ship]]:
+        """The armies and ships on the map within ``scope`` (two queries; one without
+        ``armies``). A pair's army and ship always share a kingdom and a tile, so a scope by
+        kingdom or by tile has both."""
+        where = Q(campaign_id=self.campaign.pk, tile__isnull=False) & scope
+        tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
+        rank, last = self._rank, len(self._rank)
+
+        def by_kingdom(row: tuple[Any, ...]) -> tuple[int, int]:
+            return rank.get(row[1], last), row[2]
+
+        army_values = sorted(Army.objects.filter(where).order_by().values_list(
+            "pk", "kingdom_id", "number", "on_side", "defending", "points", "is_allied",
+            *tile_fields), key=by_kingdom) if armies else []
+        ship_values = sorted(Ship.objects.filter(where).order_by().values_list(
+            "pk", "kingdom_id", "number", "on_side", "paired_army_id", *tile_fields),
+            key=by_kingdom)
+        for row in army_values:
+            self.learn(*row[7:])
+        for row in ship_values:
+            self.learn(*row[5:])
+        paired = {s[4]: s[0] for s in ship_values if s[4]}
+        armies = [
+            mk.Army(pk, kingdom, number, label, on_side=on_side, defending=defending,
+                    paired_ship=paired.get(pk), points=points, is_allied=is_allied)
+            for pk, kingdom, number, on_side, defending, points, is_allied, _, label, _, _
+            in army_values
+        ]
+        ships = [
+            mk.Ship(pk, kingdom, number, label, on_side=on_side, paired_army=paired_army)
+            for pk, kingdom, number, on_side, paired_army, _, label, _, _ in ship_values
+        ]
+        return armies, ships
+
+    def learn(self, pk: int | None, label: str | None, q: int | None, r: int | None) -> None:
+        """Remember a tile's label and position, read with some other row."""
+        if pk and label is not None:
+            self.labels[pk] = label
+            if q is not None and r is not None:
+                self.positions[label] = (q, r)
+
+    def _tokens_of(self, kingdom_id: int) -> tuple[list[mk.Army], list[mk.Ship]]:
+        if self._every is None and kingdom_id in self._of_kingdom:
+            return self._of_kingdom[kingdom_id]
+        every = self._all_tokens()
+        armies = self._by_kingdom("_armies_by", every[0]).get(kingdom_id, ())
+        ships = self._by_kingdom("_ships_by", every[1]).get(kingdom_id, ())
+        return list(armies), list(ships)
+
+    def read_tokens_of(self, kingdom_ids: Iterable[int]) -> None:
+        """Read the tokens of some kingdoms only (two queries): ``armies_of``, ``ships_of`` and
+        ``movers_of`` then answer for them without reading every token. A service acting for
+        one kingdom calls this first; any other kingdom asked for reads every token."""
+        wanted = sorted((set(kingdom_ids) | self.focus) - self._of_kingdom.keys())
+        if not wanted or self._every is not None:
+            return
+        armies, ships = self._read_tokens(Q(kingdom_id__in=wanted))
+        for pk in wanted:
+            self._of_kingdom[pk] = ([a for a in armies if a.kingdom == pk],
+                                    [s for s in ships if s.kingdom == pk])
+
+    def armies_of(self, kingdom_id: int) -> list[mk.Army]:
+        return list(self._tokens_of(kingdom_id)[0])
+
+    def ships_of(self, kingdom_id: int) -> list[mk.Ship]:
+        return list(self._tokens_of(kingdom_id)[1])
+
+    def tokens_at(self, labels: Iterable[str]) -> tuple[list[mk.Army], list[mk.Ship]]:
+        """The armies and ships of every kingdom standing on ``labels`` (two queries at most)."""
+        wanted = sorted({label for label in labels if label})
+        if self._every is None:
+            missing = [label for label in wanted if label not in self._at_tile]
+            if missing:
+                armies, ships = self._read_tokens(Q(tile__map_id=self.map_row.pk,
+                                                    tile__label__in=missing))
+                for label in missing:
+                    self._at_tile[label] = ([a for a in armies if a.tile == label],
+                                            [s for s in ships if s.tile == label])
+            found = [self._at_tile[label] for label in wanted]
+            armies = sorted((a for pair in found for a in pair[0]), key=self._token_order)
+            ships = sorted((s for pair in found for s in pair[1]), key=self._token_order)
+            return armies, ships
+        places = set(wanted)
+        return ([a for a in self._every[0] if a.tile in places],
+                [s for s in self._every[1] if s.tile in places])
+
+    def ships_at(self, labels: Iterable[str]) -> list[mk.Ship]:
+        """The ships of every kingdom on ``labels`` (one query at most; as seen by a ship, its
+        army aboard is not read)."""
+        wanted = sorted({label for label in labels if label})
+        if self._every is not None or all(label in self._at_tile for label in wanted):
+            return self.tokens_at(wanted)[1]
+        missing = [label for label in wanted if label not in self._ships_at]
+        if missing:
+            _, ships = self._read_tokens(
+                Q(tile__map_id=self.map_row.pk, tile__label__in=missing), armies=False)
+            for label in missing:
+                self._ships_at[label] = [s for s in ships if s.tile == label]
+        return sorted((s for label in wanted for s in self._ships_at[label]),
+                      key=self._token_order)
+
+    def _token_order(self, token: mk.Army | mk.Ship) -> tuple[int, int]:
+        return self._rank.get(token.kingdom, len(self._rank)), token.number
 
     @property
     def map(self) -> mk.MapView:
@@ -178,8 +454,8 @@ class MKState:
         """The tiles within ``radius`` steps of ``labels``, each with all its edges: enough for
         the rules about those tiles and their neighbours (MK-ORD-5/6, MK-RES-3, MK-SHIP-3/4).
 
-        Two queries at most, whatever the size of the map; the whole map once it is loaded.
-        """
+        Two queries at most, whatever the size of the map; none for tiles an earlier call read
+        (positions read are remembered, found or not); the whole map once it is loaded."""
         centres = sorted({label for label in labels if label})
         if self._map is not None or self.map_row.kind not in OFFSET_GRIDS:
             return self.map
@@ -188,15 +464,16 @@ class MKState:
             self.locate(centres)
             spots = [self.positions[label] for label in centres if label in self.positions]
             reach = radius + 1
-            query = Q()
-            for q, r in spots:
-                query |= Q(q__range=(q - reach, q + reach), r__range=(r - reach, r + reach))
-            recs = []
-            if spots:
-                recs = [TileRec(*row) for row in
-                        Tile.objects.filter(query, map_id=self.map_row.pk)
-                        .values_list(*REC_FIELDS)]
-            self._remember(recs)
+            wanted = {(x, y) for q, r in spots for x in range(q - reach, q + reach + 1)
+                      for y in range(r - reach, r + reach + 1)}
+            missing = wanted - self._read_spots
+            if missing:
+                found = _tiles_at(self.map_row.pk, missing)
+                self._remember(found)
+                self._tile_recs.update(((t.q, t.r), t) for t in found)
+                self._read_spots |= missing
+            recs = sorted((self._tile_recs[p] for p in wanted if p in self._tile_recs),
+                          key=lambda t: t.label)
             inside = [t for t in recs if any(abs(t.q - q) <= radius and abs(t.r - r) <= radius
                                              for q, r in spots)]
             self._views[key] = _build(self.map_row, inside, recs)
@@ -222,9 +499,9 @@ class MKState:
             query = Q(controller_id__in=pks) | Q(pk__in=[c for c in capitals if c])
             if wanted:
                 query |= Q(label__in=wanted)
-            recs = [TileRec(*row) for row in
-                    Tile.objects.filter(query, map_id=self.map_row.pk)
-                    .values_list(*REC_FIELDS)]
+            recs = sorted((TileRec(*row) for row in
+                           Tile.objects.filter(query, map_id=self.map_row.pk).order_by()
+                           .values_list(*REC_FIELDS)), key=lambda t: t.label)
             self._remember(recs)
             self._views[key] = (_build(self.map_row, recs, recs)
                                 if self.map_row.kind in OFFSET_GRIDS else self.map)
@@ -235,8 +512,8 @@ class MKState:
         missing = {label for label in labels if label} - self.positions.keys()
         if missing:
             for pk, label, q, r in Tile.objects.filter(
-                    map_id=self.map_row.pk, label__in=missing).values_list("pk", "label", "q",
-                                                                           "r"):
+                    map_id=self.map_row.pk, label__in=missing).order_by().values_list(
+                        "pk", "label", "q", "r"):
                 self.positions[label] = (q, r)
                 self.labels[pk] = label
 
@@ -252,7 +529,7 @@ class MKState:
         """Read the labels of tiles not seen yet (one query)."""
         missing = {pk for pk in pks if pk} - self.labels.keys()
         if missing:
-            for pk, label, q, r in Tile.objects.filter(pk__in=missing).values_list(
+            for pk, label, q, r in Tile.objects.filter(pk__in=missing).order_by().values_list(
                     "pk", "label", "q", "r"):
                 self.labels[pk] = label
                 self.positions[label] = (q, r)
@@ -262,11 +539,15 @@ class MKState:
             self.labels[t.pk] = t.label
             self.positions[t.label] = (t.q, t.r)
 
-    def armies_of(self, kingdom_id: int) -> list[mk.Army]:
-        return [a for a in self.armies if a.kingdom == kingdom_id]
-
-    def ships_of(self, kingdom_id: int) -> list[mk.Ship]:
-        return [s for s in self.ships if s.kingdom == kingdom_id]
+    def _by_kingdom(self, name: str, tokens: list[Any]) -> dict[Any, list[Any]]:
+        """Tokens by kingdom, built once per list (rebuilt if the list is replaced)."""
+        cached = self.__dict__.get(name)
+        if cached is None or cached[0] is not tokens or cached[1] != len(tokens):
+            index: dict[Any, list[Any]] = {}
+            for token in tokens:
+                index.setdefault(token.kingdom, []).append(token)
+            cached = self.__dict__[name] = (tokens, len(tokens), index)
+        return cached[2]  # type: ignore[no-any-return]
 
     def movers_of(self, kingdom_id: int) -> tuple[mk.Mover, ...]:
         return mk.movers(self.armies_of(kingdom_id), self.ships_of(kingdom_id))
@@ -275,6 +556,23 @@ class MKState:
         if pk is None:
             return None
         return self.tile_rows.by_pk(pk)
+
+
+def _tiles_at(map_id: int, positions: Iterable[tuple[int, int]]) -> list[TileRec]:
+    """The tiles at ``positions`` (q, r), in one query on the (map, q, r) index, column by
+    column: each column asks for its rows (a range where they run unbroken)."""
+    wanted: dict[int, set[int]] = {}
+    for x, y in positions:
+        wanted.setdefault(x, set()).add(y)
+    query = Q()
+    for x in sorted(wanted):
+        rows = sorted(wanted[x])
+        if rows[-1] - rows[0] + 1 == len(rows):
+            query |= Q(q=x, r__range=(rows[0], rows[-1]))
+        else:
+            query |= Q(q=x, r__in=rows)
+    tiles = Tile.objects.filter(query, map_id=map_id).order_by()
+    return [TileRec(*row) for row in tiles.values_list(*REC_FIELDS)]
 
 
 def clock_of(campaign: Campaign) -> mk.Clock:
@@ -380,8 +678,12 @@ def build_map(campaign: Campaign, tiles: list[Tile]) -> mk.MapView:
 
 
 def load_state(campaign: Campaign, *, lock: bool = False) -> MKState:
-    """The campaign's kingdoms, armies and ships (one query each); the map is read when asked
-    for (see ``MKState.map``, ``map_around`` and ``holdings_map``)."""
+    """The campaign's kingdoms (one query); tokens and the map are read when asked for.
+
+    Armies and ships come as plain rows, their models read when written (see ``TokenRows``):
+    ``armies_of``/``ships_of``/``movers_of`` read one kingdom's, ``tokens_at`` those on some
+    tiles, ``armies``/``ships`` every one. The map likewise: ``MKState.map``, ``map_around``
+    and ``holdings_map``."""
     if lock:
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     map_row = campaign.map
@@ -394,56 +696,32 @@ def load_state(campaign: Campaign, *, lock: bool = False) -> MKState:
             if q is not None and r is not None:
                 positions[label] = (q, r)
 
-    kingdom_rows = {
-        k.pk: k for k in Kingdom.objects.filter(campaign=campaign).annotate(
-            start_label=F("start_tile__label"), start_q=F("start_tile__q"),
-            start_r=F("start_tile__r"), capital_label=F("capital_tile__label"),
-            capital_q=F("capital_tile__q"), capital_r=F("capital_tile__r"))
-    }
-    for k in kingdom_rows.values():
-        seen(k.start_tile_id, k.start_label, k.start_q, k.start_r)  # type: ignore[attr-defined]
-        seen(k.capital_tile_id, k.capital_label,  # type: ignore[attr-defined]
-             k.capital_q, k.capital_r)  # type: ignore[attr-defined]
+    width = len(KINGDOM_FIELDS)
+    kingdom_values = list(Kingdom.objects.filter(campaign=campaign).values_list(
+        *KINGDOM_FIELDS, "start_tile__label", "start_tile__q", "start_tile__r",
+        "capital_tile__label", "capital_tile__q", "capital_tile__r"))
+    kingdom_rows = KingdomRows(row[:width] for row in kingdom_values)
+    at = {name: n for n, name in enumerate(KINGDOM_FIELDS)}
+    for row in kingdom_values:
+        seen(row[at["start_tile_id"]], *row[width:width + 3])
+        seen(row[at["capital_tile_id"]], *row[width + 3:])
     kingdoms = {
-        k.pk: mk.Kingdom(k.pk, k.name, labels.get(k.start_tile_id, ""),
-                         labels.get(k.capital_tile_id))
-        for k in kingdom_rows.values()
+        row[at["id"]]: mk.Kingdom(row[at["id"]], row[at["name"]],
+                                  labels.get(row[at["start_tile_id"]], ""),
+                                  labels.get(row[at["capital_tile_id"]]))
+        for row in kingdom_values
     }
-    tile_fields = {"tile_label": F("tile__label"), "tile_q": F("tile__q"), "tile_r": F("tile__r")}
-    army_rows = {a.pk: a for a in Army.objects.filter(campaign=campaign, tile__isnull=False)
-                 .annotate(**tile_fields)}
-    ship_rows = {s.pk: s for s in Ship.objects.filter(campaign=campaign, tile__isnull=False)
-                 .annotate(**tile_fields)}
-    for token in (*army_rows.values(), *ship_rows.values()):
-        seen(token.tile_id, token.tile_label,  # type: ignore[attr-defined]
-             token.tile_q, token.tile_r)  # type: ignore[attr-defined]
-    paired = {s.paired_army_id: s.pk for s in ship_rows.values() if s.paired_army_id}
-    armies = [
-        mk.Army(a.pk, a.kingdom_id, a.number, labels[a.tile_id], on_side=a.on_side,
-                defending=a.defending, paired_ship=paired.get(a.pk), points=a.points,
-                is_allied=a.is_allied)
-        for a in army_rows.values()
-    ]
-    ships = [
-        mk.Ship(s.pk, s.kingdom_id, s.number, labels[s.tile_id], on_side=s.on_side,
-                paired_army=s.paired_army_id)
-        for s in ship_rows.values()
-    ]
-    order = [k.pk for k in sorted(kingdom_rows.values(),
-                                  key=lambda k: (k.order_position is None, k.order_position or 0,
-                                                 k.name))]
+    position, name = at["order_position"], at["name"]
+    order = [row[at["id"]] for row in sorted(
+        kingdom_values, key=lambda row: (row[position] is None, row[position] or 0, row[name]))]
     return MKState(
         campaign=campaign,
         options=mk.MKOptions.from_dict(campaign.options),
         clock=clock_of(campaign),
         kingdoms=kingdoms,
-        armies=armies,
-        ships=ships,
         order=order,
         tile_rows=TileRows(map_row.pk),
         kingdom_rows=kingdom_rows,
-        army_rows=army_rows,
-        ship_rows=ship_rows,
         map_row=map_row,
         labels=labels,
         positions=positions,

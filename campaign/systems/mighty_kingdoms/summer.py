@@ -25,8 +25,11 @@ from campaign.systems.mighty_kingdoms.summer_battles import (
     enter_result,
 )
 from campaign.systems.mighty_kingdoms.summer_common import (
+    kingdom_orders,
     label_of,
     month_orders,
+    mover_counts,
+    order_stats,
     orders_sealed,
 )
 from campaign.systems.mighty_kingdoms.summer_orders import (
@@ -34,14 +37,17 @@ from campaign.systems.mighty_kingdoms.summer_orders import (
     give_order,
     needs_exploration,
     order_blockers,
+    order_brief,
     order_text,
     order_turn,
     pair_tokens,
     resolution_blockers,
+    resolution_brief,
     resolution_turn,
     resolve,
-    unordered,
+    unordered_of,
     unpair_tokens,
+    unresolved_of,
 )
 from campaign.systems.mighty_kingdoms.summer_reform import close_reform, reform_plan
 
@@ -53,15 +59,24 @@ __all__ = [
 TEMPLATE = "campaign/systems/mighty_kingdoms/play/summer.html"
 
 HANDLERS = {
-    ("summer", "A", ""): PhaseHandler(TEMPLATE, order_blockers, close_orders, turn=order_turn),
-    ("summer", "B", ""): PhaseHandler(TEMPLATE, resolution_blockers, turn=resolution_turn),
+    ("summer", "A", ""): PhaseHandler(TEMPLATE, order_blockers, close_orders, turn=order_turn,
+                                      brief=order_brief),
+    ("summer", "B", ""): PhaseHandler(TEMPLATE, resolution_blockers, turn=resolution_turn,
+                                      brief=resolution_brief),
     ("summer", "C", ""): PhaseHandler(TEMPLATE, battle_blockers, turn=battle_turn),
-    ("summer", "D", ""): PhaseHandler(TEMPLATE, close=close_reform),
+    ("summer", "D", ""): PhaseHandler(TEMPLATE, close=close_reform, close_dice=True,
+                                      order_counts=lambda state: reform_plan(state).counts,
+                                      order_rule="MK-PORDER-1"),
 }
 
 urlpatterns = [*summer_views.urlpatterns, *battle_views.battle_urls]
 
 TURNS = {"A": order_turn, "B": resolution_turn, "C": battle_turn}
+
+# Beyond these, a player's phone counts kingdoms and other kingdoms' orders instead of listing
+# them (a GM's page lists everything).
+PHONE_ROWS = 12
+PHONE_ORDERS = 48
 
 
 def _actor(state: MKState, access: Any, turn: int | None) -> Kingdom | None:
@@ -75,14 +90,22 @@ def _actor(state: MKState, access: Any, turn: int | None) -> Kingdom | None:
     return None
 
 
-def _order_rows(state: MKState, access: Any) -> list[dict[str, Any]]:
-    """This month's orders this viewer may read: all for a GM or once revealed; else their own."""
+def _order_rows(state: MKState, access: Any) -> tuple[list[dict[str, Any]], int]:
+    """This month's orders this viewer reads on the play page, and how many others there are.
+
+    A GM reads them all. A player or observer reads their own kingdom's, and every order once
+    revealed (MK-ORD-1) while the campaign is small enough for a phone (``PHONE_ORDERS``);
+    beyond that the other kingdoms' orders are counted, and the kingdom pages show them."""
     mine = access.kingdom.pk if access.kingdom is not None else None
-    hidden = orders_sealed(state) and not access.is_gm
+    total = sum(order_stats(state).given.values())
+    hidden = not access.is_gm and (orders_sealed(state) or total > PHONE_ORDERS)
+    if hidden:
+        orders = kingdom_orders(state, mine) if mine is not None else []
+        others = total - len(orders)
+    else:
+        orders, others = month_orders(state), 0
     rows = []
-    for order in month_orders(state):
-        if hidden and order.kingdom_id != mine:
-            continue
+    for order in orders:
         outcome = order.outcome or {}
         rows.append({
             "pk": order.pk, "kingdom": state.kingdom_rows.get(order.kingdom_id),
@@ -92,7 +115,7 @@ def _order_rows(state: MKState, access: Any) -> list[dict[str, Any]]:
             "dice": outcome.get("dice"), "reroll": outcome.get("reroll"),
             "source": outcome.get("source"),
         })
-    return rows
+    return rows, others
 
 
 def _pairing(state: MKState, kingdom: Kingdom | None, tiles: mk.MapView) -> dict[str, Any]:
@@ -100,7 +123,7 @@ def _pairing(state: MKState, kingdom: Kingdom | None, tiles: mk.MapView) -> dict
     (``tiles`` holds the kingdom's tokens' tiles)."""
     if kingdom is None:
         return {}
-    ordered = {o.token for o in month_orders(state)}
+    ordered = {o.token for o in kingdom_orders(state, kingdom.pk)}
     armies = [a for a in state.armies_of(kingdom.pk)
               if a.paired_ship is None and f"army:{a.id}" not in ordered]
     ships = [s for s in state.ships_of(kingdom.pk)
@@ -120,16 +143,21 @@ def play_context(state: MKState, access: Any) -> dict[str, Any]:
     turn_of = TURNS.get(phase)
     turn = turn_of(state) if turn_of else None
     actor = _actor(state, access, turn)
+    orders, others = _order_rows(state, access)
     context: dict[str, Any] = {
         "summer_phase": phase, "summer_actor": actor,
-        "summer_sealed": orders_sealed(state), "summer_orders": _order_rows(state, access),
+        "summer_sealed": orders_sealed(state), "summer_orders": orders,
+        "summer_other_orders": others,
         "summer_mode": state.options.battle_mode,
         "summer_towers": state.options.module_wizard_towers,
     }
     if phase == "A":
         tokens = []
         pair_kingdom = actor if access.is_gm else access.kingdom
-        movers = unordered(state)[actor.pk] if actor is not None else []
+        if not access.is_gm:
+            # A player's phone reads the tokens of the kingdom acting and of their own only.
+            state.read_tokens_of(k.pk for k in (actor, pair_kingdom) if k is not None)
+        movers = unordered_of(state, actor.pk) if actor is not None else []
         # MK-ORD-5/6, MK-SHIP-3: a token's choices depend only on its tile and the tiles around
         # it: one query for the tokens of the actor and of the viewer's kingdom.
         around = [m.tile for m in movers]
@@ -146,22 +174,21 @@ def play_context(state: MKState, access: Any) -> dict[str, Any]:
                                      if mk.MOVE in legal else ()),
                     "others": [(kind, mk.ORDER_NAMES[kind]) for kind in legal if kind != mk.MOVE],
                 })
-        waiting = [(state.kingdom_rows[pk], len(left)) for pk, left in unordered(state).items()
-                   if left]
-        given: dict[int, int] = {}
-        for order in month_orders(state):
-            given[order.kingdom_id] = given.get(order.kingdom_id, 0) + 1
+        given = order_stats(state).given
+        counts = mover_counts(state)
+        waiting = sum(1 for pk in state.order if counts.get(pk, 0) > given.get(pk, 0))
+        listed = [pk for pk in state.order if pk in state.kingdom_rows]
         context.update({
             "summer_tokens": tokens, "summer_waiting": waiting,
-            "summer_given": [(state.kingdom_rows[pk], given.get(pk, 0)) for pk in state.order
-                             if pk in state.kingdom_rows],
+            "summer_done": len(listed) - waiting, "summer_kingdoms": len(listed),
+            "summer_given": ([(state.kingdom_rows[pk], given.get(pk, 0)) for pk in listed]
+                             if access.is_gm or len(listed) <= PHONE_ROWS else []),
         })
         context.update(_pairing(state, pair_kingdom, tiles))
     elif phase == "B":
         mine = []
         if actor is not None:
-            todo = [o for o in month_orders(state)
-                    if o.kingdom_id == actor.pk and o.resolved_seq is None]
+            todo = unresolved_of(state, actor.pk)
             targets = [label_of(state, o.target_id) for o in todo if o.target_id]
             tiles = state.map_around(targets, 0) if targets else None
             for order in todo:
@@ -176,17 +203,41 @@ def play_context(state: MKState, access: Any) -> dict[str, Any]:
     elif phase == "C":
         context.update(battle_context(state, access, actor))
     elif phase == "D":
-        plan = reform_plan(state)
-        context["summer_reform"] = {
-            "slowed": plan.slowed,
-            "flip_back": plan.flip_back,
-            "ownership": [(c.tile, state.kingdom_rows.get(c.new)) for c in plan.ownership],
-            "defenders": len(plan.defenders),
-            "counts": sorted(((state.kingdom_rows[k], n) for k, n in plan.counts.items()),
-                             key=lambda item: -item[1]),
-            "tied": [[state.kingdom_rows[k] for k in group] for group in plan.tied],
-        }
+        context["summer_reform"] = _reform_context(state, access)
     return context
+
+
+def _reform_context(state: MKState, access: Any) -> dict[str, Any]:
+    """D) Reform as this viewer reads it before the GM closes the phase: everything for a GM;
+    for a player what happens to their own kingdom, the settlements turned back up, the army
+    counts (the first ``PHONE_ROWS`` and their own) and the tie they are in."""
+    mine = access.kingdom.pk if access.kingdom is not None else None
+    plan = reform_plan(state) if access.is_gm else reform_plan(state, mine or 0)
+    ranked = sorted(plan.counts.items(), key=lambda item: -item[1])
+    tied = [list(group) for group in plan.tied]
+    if not access.is_gm and len(ranked) > PHONE_ROWS:
+        shown = ranked[:PHONE_ROWS]
+        if mine is not None and all(k != mine for k, _ in shown):
+            shown.append(next(item for item in ranked if item[0] == mine))
+        others = [group for group in tied if mine not in group]
+        tied = [group for group in tied if mine in group]
+        ranked, more, ties_more = shown, len(ranked) - len(shown), len(others)
+    else:
+        more = ties_more = 0
+    rows = state.kingdom_rows
+    cap = None if access.is_gm else PHONE_ROWS
+    return {
+        "own": not access.is_gm,
+        "slowed": plan.slowed,
+        "flip_back": plan.flip_back,
+        "ownership": [(c.tile, rows.get(c.new)) for c in plan.ownership],
+        "defenders": len(plan.defenders),
+        "counts": [(rows[k], n) for k, n in ranked],
+        "counts_more": more,
+        "tied": [{"kingdoms": [rows[k] for k in group[:cap]],
+                  "more": len(group) - len(group[:cap])} for group in tied],
+        "ties_more": ties_more,
+    }
 
 
 def kingdom_context(state: MKState, access: Any, kingdom: Kingdom) -> dict[str, Any]:
@@ -197,7 +248,8 @@ def kingdom_context(state: MKState, access: Any, kingdom: Kingdom) -> dict[str, 
         return {}
     own = access.is_gm or (access.kingdom is not None and access.kingdom.pk == kingdom.pk)
     show_orders = own or not orders_sealed(state)
-    orders = {o.token: o for o in month_orders(state) if o.kingdom_id == kingdom.pk}
+    orders = {o.token: o for o in kingdom_orders(state, kingdom.pk)}
+    state.read_tokens_of([kingdom.pk])
     tokens = []
     for mover in state.movers_of(kingdom.pk):
         order = orders.get(mover.key) if show_orders else None

@@ -9,8 +9,13 @@ many tokens the campaign has.
 
 from __future__ import annotations
 
+import json
 import random
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from django.db.models import Count, Max, Q, TextField
+from django.db.models.functions import Cast
 
 from battles.models import Army, Battle, Order, Ship
 from campaign.models import Kingdom
@@ -28,18 +33,169 @@ def cache_of(state: MKState) -> dict[str, Any]:
     return state.__dict__.setdefault("_summer_cache", {})
 
 
-def month_orders(state: MKState) -> list[Order]:
+class OrderRec(NamedTuple):
+    """What the services read of an ``Order`` row, read without building a model instance; the
+    row itself is read when an order is written (``order_row``). The outcome stays JSON text
+    until it is read."""
+
+    pk: int
+    kingdom_id: int
+    token: str
+    kind: str
+    from_tile_id: int | None
+    target_id: int | None
+    given_seq: int
+    resolved_seq: int | None
+    outcome_json: str | None
+
+    @property
+    def outcome(self) -> dict[str, Any]:
+        found = json.loads(self.outcome_json) if self.outcome_json else {}
+        return found if isinstance(found, dict) else {}
+
+
+ORDER_FIELDS = ("pk", "kingdom_id", "token", "kind", "from_tile_id", "target_id", "given_seq",
+                "resolved_seq", "outcome_text")
+TILE_FIELDS = ("from_tile__label", "from_tile__q", "from_tile__r", "target__label", "target__q",
+               "target__r")
+
+
+def month_orders(state: MKState) -> list[OrderRec]:
     """This month's orders, in the order they were given (one query per state)."""
     cache = cache_of(state)
     if "orders" not in cache:
-        campaign = state.campaign
-        orders = list(
-            Order.objects.filter(campaign=campaign, year=campaign.year, month=campaign.month)
-            .order_by("given_seq")
-        ) if campaign.season == SUMMER and campaign.month else []
-        state.learn_labels(pk for o in orders for pk in (o.from_tile_id, o.target_id))
-        cache["orders"] = orders
+        cache["orders"] = read_orders(state, Q())
     return cache["orders"]
+
+
+def read_orders(state: MKState, scope: Q) -> list[OrderRec]:
+    """This month's orders within ``scope``, in the order they were given (one query; the
+    labels of their tiles come with them)."""
+    campaign = state.campaign
+    if campaign.season != SUMMER or not campaign.month:
+        return []
+    width = len(ORDER_FIELDS)
+    rows = list(
+        Order.objects.filter(scope, campaign=campaign, year=campaign.year, month=campaign.month)
+        .annotate(outcome_text=Cast("outcome", TextField()))
+        .order_by("given_seq").values_list(*ORDER_FIELDS, *TILE_FIELDS))
+    for row in rows:
+        state.learn(row[width - 5], *row[width:width + 3])  # from_tile_id
+        state.learn(row[width - 4], *row[width + 3:])  # target_id
+    return [OrderRec(*row[:width]) for row in rows]
+
+
+def kingdom_orders(state: MKState, kingdom_id: int) -> list[OrderRec]:
+    """One kingdom's orders this month, in the order they were given (from ``month_orders``
+    once read, else one query)."""
+    cache = cache_of(state)
+    if "orders" in cache:
+        return [o for o in cache["orders"] if o.kingdom_id == kingdom_id]
+    read_orders_of(state, [kingdom_id])
+    return cache["orders_of"][kingdom_id]  # type: ignore[no-any-return]
+
+
+def read_orders_of(state: MKState, kingdom_ids: Iterable[int]) -> None:
+    """Read the orders of several kingdoms at once (one query), for ``kingdom_orders``."""
+    cache = cache_of(state)
+    if "orders" in cache:
+        return
+    mine = cache.setdefault("orders_of", {})
+    wanted = sorted((set(kingdom_ids) | state.focus) - mine.keys())
+    if wanted:
+        found = read_orders(state, Q(kingdom_id__in=wanted))
+        for pk in wanted:
+            mine[pk] = [o for o in found if o.kingdom_id == pk]
+
+
+def order_by_pk(state: MKState, pk: int) -> OrderRec | None:
+    """One of this month's orders (from ``month_orders`` once read, else one query)."""
+    cache = cache_of(state)
+    if "orders" in cache:
+        return next((o for o in cache["orders"] if o.pk == pk), None)
+    return next(iter(read_orders(state, Q(pk=pk))), None)
+
+
+class OrderStats(NamedTuple):
+    """This month's orders counted per kingdom, and who gave and resolved the latest one."""
+
+    given: dict[int, int]
+    unresolved: dict[int, int]
+    last_given: tuple[int, int] | None  # (given_seq, kingdom)
+    last_resolved: tuple[int, int] | None  # (resolved_seq, kingdom)
+
+    @classmethod
+    def of(cls, orders: list[OrderRec]) -> OrderStats:
+        given: dict[int, int] = {}
+        unresolved: dict[int, int] = {}
+        last_given = last_resolved = None
+        for o in orders:
+            given[o.kingdom_id] = given.get(o.kingdom_id, 0) + 1
+            if o.resolved_seq is None:
+                unresolved[o.kingdom_id] = unresolved.get(o.kingdom_id, 0) + 1
+            elif last_resolved is None or o.resolved_seq > last_resolved[0]:
+                last_resolved = (o.resolved_seq, o.kingdom_id)
+            if last_given is None or o.given_seq > last_given[0]:
+                last_given = (o.given_seq, o.kingdom_id)
+        return cls(given, unresolved, last_given, last_resolved)
+
+
+def order_stats(state: MKState) -> OrderStats:
+    """This month's orders counted per kingdom: from ``month_orders`` once read, else one
+    grouped query, so that whose turn it is costs the same however many orders there are."""
+    cache = cache_of(state)
+    if "orders" in cache:
+        return OrderStats.of(cache["orders"])
+    if "stats" not in cache:
+        campaign = state.campaign
+        rows = list(
+            Order.objects.filter(campaign=campaign, year=campaign.year, month=campaign.month)
+            .order_by().values("kingdom_id").annotate(
+                n=Count("id"), open=Count("id", filter=Q(resolved_seq__isnull=True)),
+                given=Max("given_seq"), resolved=Max("resolved_seq"))
+            .values_list("kingdom_id", "n", "open", "given", "resolved")
+        ) if campaign.season == SUMMER and campaign.month else []
+        cache["stats"] = OrderStats(
+            {k: n for k, n, _, _, _ in rows},
+            {k: o for k, _, o, _, _ in rows if o},
+            max(((g, k) for k, _, _, g, _ in rows if g is not None), default=None),
+            max(((r, k) for k, _, _, _, r in rows if r is not None), default=None),
+        )
+    return cache["stats"]  # type: ignore[no-any-return]
+
+
+def forget_orders(state: MKState) -> None:
+    """After an order is given or resolved: what was read of this month's orders is stale."""
+    cache = cache_of(state)
+    for key in ("stats", "orders_of", "unordered"):
+        cache.pop(key, None)
+
+
+def mover_counts(state: MKState) -> dict[int, int]:
+    """How many tokens each kingdom has on the map, a pair counting once (MK-SHIP-1): from the
+    tokens once read, else two grouped queries."""
+    if state.tokens_read:
+        counts: dict[int, int] = {}
+        for mover in all_movers(state).values():
+            counts[mover.kingdom] = counts.get(mover.kingdom, 0) + 1
+        return counts
+    cache = cache_of(state)
+    if "mover_counts" not in cache:
+        on_map = Q(campaign=state.campaign, tile__isnull=False)
+        counts = dict(Army.objects.filter(on_map).order_by().values("kingdom_id")
+                      .annotate(n=Count("id")).values_list("kingdom_id", "n"))
+        for kingdom, ships, pairs in (
+                Ship.objects.filter(on_map).order_by().values("kingdom_id")
+                .annotate(n=Count("id"), pairs=Count("id", filter=Q(paired_army__isnull=False)))
+                .values_list("kingdom_id", "n", "pairs")):
+            counts[kingdom] = counts.get(kingdom, 0) + ships - pairs
+        cache["mover_counts"] = counts
+    return cache["mover_counts"]  # type: ignore[no-any-return]
+
+
+def order_row(order: OrderRec) -> Order:
+    """The ``Order`` row of a record, to write."""
+    return Order.objects.get(pk=order.pk)
 
 
 def month_battles(state: MKState) -> list[Battle]:
@@ -68,6 +224,19 @@ def all_movers(state: MKState) -> dict[str, mk.Mover]:
     return cache["movers"]
 
 
+def movers_at(state: MKState, labels: Iterable[str]) -> dict[str, mk.Mover]:
+    """The tokens that take orders standing on ``labels``, by key (from every token once read,
+    else the tokens on those tiles only)."""
+    wanted = {label for label in labels if label}
+    if state.tokens_read:
+        return {key: m for key, m in all_movers(state).items() if m.tile in wanted}
+    armies, ships = state.tokens_at(wanted)
+    try:
+        return {m.key: m for m in mk.movers(armies, ships)}
+    except mk.RuleViolation as exc:
+        raise ServiceError(str(exc)) from exc
+
+
 def tile_labels(state: MKState) -> dict[int, str]:
     """The labels of the tiles read so far, by primary key (``label_of`` reads any other)."""
     return state.labels
@@ -78,8 +247,8 @@ def label_of(state: MKState, tile_pk: int | None) -> str:
 
 
 def kingdom_name(state: MKState, pk: Any) -> str:
-    row = state.kingdom_rows.get(pk)
-    return row.name if row is not None else "nobody"
+    info = state.kingdoms.get(pk)
+    return info.name if info is not None else "nobody"
 
 
 def token_title(state: MKState, mover: mk.Mover) -> str:

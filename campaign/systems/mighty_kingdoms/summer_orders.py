@@ -9,6 +9,7 @@ that moment (MK-RES-3).
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -23,10 +24,19 @@ from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms.phases import note
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from campaign.systems.mighty_kingdoms.summer_common import (
+    OrderRec,
     all_movers,
+    cache_of,
+    forget_orders,
     kingdom_name,
+    kingdom_orders,
     label_of,
     month_orders,
+    mover_counts,
+    order_by_pk,
+    order_row,
+    order_stats,
+    read_orders_of,
     require_phase,
     require_turn,
     roll_2d6,
@@ -38,26 +48,58 @@ from campaign.systems.mighty_kingdoms.summer_common import (
 
 
 def unordered(state: MKState) -> dict[int, list[mk.Mover]]:
-    """MK-ORD-1/3: each kingdom's tokens that still need an order this month."""
-    ordered = {o.token for o in month_orders(state)}
-    return {pk: [m for m in state.movers_of(pk) if m.key not in ordered] for pk in state.order}
+    """MK-ORD-1/3: each kingdom's tokens that still need an order this month (every token and
+    order of the month read; ``unordered_of`` reads one kingdom's)."""
+    orders = month_orders(state)
+    cache = cache_of(state)
+    found = cache.get("unordered")
+    if found is None or found[0] != len(orders):
+        ordered = {o.token for o in orders}
+        found = cache["unordered"] = (len(orders), {
+            pk: [m for m in state.movers_of(pk) if m.key not in ordered] for pk in state.order})
+    return found[1]  # type: ignore[no-any-return]
+
+
+def unordered_of(state: MKState, kingdom_id: int) -> list[mk.Mover]:
+    """MK-ORD-1/3: one kingdom's tokens that still need an order this month."""
+    state.read_tokens_of([kingdom_id])
+    ordered = {o.token for o in kingdom_orders(state, kingdom_id)}
+    return [m for m in state.movers_of(kingdom_id) if m.key not in ordered]
+
+
+def _unordered_counts(state: MKState) -> dict[int, int]:
+    stats = order_stats(state)
+    counts = mover_counts(state)
+    return {pk: counts.get(pk, 0) - stats.given.get(pk, 0) for pk in state.order}
 
 
 def order_turn(state: MKState) -> int | None:
-    """MK-ORD-1/3: whose turn it is to give an order (players with nothing left are skipped)."""
-    orders = month_orders(state)
-    last = orders[-1].kingdom_id if orders else None
-    counts = {pk: len(tokens) for pk, tokens in unordered(state).items()}
-    return mk.order_turn(state.order, last, counts)
+    """MK-ORD-1/3: whose turn it is to give an order (players with nothing left are skipped).
+
+    Counted, not listed: it costs the same however many tokens and orders there are."""
+    last = order_stats(state).last_given
+    return mk.order_turn(state.order, last[1] if last else None, _unordered_counts(state))
 
 
 def order_blockers(state: MKState) -> list[str]:
+    return order_brief(state)[0]
+
+
+def order_brief(state: MKState, limit: int | None = None) -> tuple[list[str], int]:
+    """MK-ORD-1: the kingdoms with tokens still waiting for an order, with the tokens' names;
+    with ``limit``, the first ``limit`` of them only (their tokens read, the others counted).
+    Also how many kingdoms are waiting in all."""
+    counts = _unordered_counts(state)
+    waiting = [pk for pk in state.order if counts.get(pk, 0) > 0]
+    shown = waiting if limit is None else waiting[:limit]
+    if not state.tokens_read:
+        state.read_tokens_of(shown)
+        read_orders_of(state, shown)
     missing = []
-    for pk, tokens in unordered(state).items():
-        if tokens:
-            names = ", ".join(m.name for m in tokens)
-            missing.append(f"{kingdom_name(state, pk)}: {names} without an order (MK-ORD-1).")
-    return missing
+    for pk in shown:
+        names = ", ".join(m.name for m in unordered_of(state, pk))
+        missing.append(f"{kingdom_name(state, pk)}: {names} without an order (MK-ORD-1).")
+    return missing, len(waiting)
 
 
 def describe_order(kind: str, target: str | None) -> str:
@@ -66,24 +108,21 @@ def describe_order(kind: str, target: str | None) -> str:
     return f"{name} to {target}" if kind == mk.MOVE and target else name
 
 
-def order_text(state: MKState, order: Order) -> str:
+def order_text(state: MKState, order: OrderRec) -> str:
     return describe_order(order.kind, label_of(state, order.target_id))
 
 
-def give_order(kingdom: Kingdom, user: Any, token: str, kind: str, target: str | None) -> Order:
-    """MK-ORD-1..9, MK-SHIP-1/4: one order for one of the kingdom's tokens, on its turn."""
+def give_order(kingdom: Kingdom, user: Any, token: str, kind: str, target: str | None, *,
+               state: MKState | None = None) -> Order:
+    """MK-ORD-1..9, MK-SHIP-1/4: one order for one of the kingdom's tokens, on its turn.
+
+    ``state`` is the campaign as the caller loaded it with ``lock=True`` in the transaction that
+    makes this call (read here otherwise); the same goes for ``resolve``."""
     with transaction.atomic():
-        state = load_state(kingdom.campaign, lock=True)
+        state = state if state is not None else load_state(kingdom.campaign, lock=True)
         require_phase(state, "A")
-        mover = all_movers(state).get(token)
-        if mover is None:
-            raise ServiceError("There is no such army, ship or pair on the map.")
-        if mover.kingdom != kingdom.pk:
-            raise ServiceError(
-                f"{token_title(state, mover)} is not yours: you give orders to your own tokens "
-                "(MK-ORD-1)."
-            )
-        if any(o.token == mover.key for o in month_orders(state)):
+        mover = _own_mover(state, kingdom, token)
+        if any(o.token == mover.key for o in kingdom_orders(state, kingdom.pk)):
             raise ServiceError(
                 f"{mover.name.capitalize()} already has its order: an order once given cannot be "
                 "changed (MK-ORD-2)."
@@ -98,7 +137,8 @@ def give_order(kingdom: Kingdom, user: Any, token: str, kind: str, target: str |
         state.tile_rows.fetch([mover.tile, order.target or ""])
         row = state.kingdom_rows[kingdom.pk]
         campaign = state.campaign
-        seq = max((o.given_seq for o in month_orders(state)), default=0) + 1
+        last = order_stats(state).last_given
+        seq = (last[0] if last else 0) + 1
         sealed = state.options.sealed_orders
         text = describe_order(order.kind, order.target)
         with Recorder(
@@ -117,7 +157,23 @@ def give_order(kingdom: Kingdom, user: Any, token: str, kind: str, target: str |
                 target=state.tile_rows[order.target] if order.target else None,
                 given_seq=seq, outcome={"token_name": mover.name},
             ))
+        forget_orders(state)
         return created  # type: ignore[return-value]
+
+
+def _own_mover(state: MKState, kingdom: Kingdom, token: str) -> mk.Mover:
+    """The kingdom's token with this key (its own tokens read, unless every token is)."""
+    state.read_tokens_of([kingdom.pk])
+    mover = next((m for m in state.movers_of(kingdom.pk) if m.key == token), None)
+    if mover is not None:
+        return mover
+    other = all_movers(state).get(token)
+    if other is None:
+        raise ServiceError("There is no such army, ship or pair on the map.")
+    raise ServiceError(
+        f"{token_title(state, other)} is not yours: you give orders to your own tokens "
+        "(MK-ORD-1)."
+    )
 
 
 def _own_rows(state: MKState, kingdom: Kingdom, army_id: int | None,
@@ -140,9 +196,10 @@ def pair_tokens(kingdom: Kingdom, user: Any, army_id: int, ship_id: int) -> None
         require_phase(state, "A")
         army_row, ship_row = _own_rows(state, kingdom, army_id, ship_id)
         assert army_row is not None and ship_row is not None
-        army = next(a for a in state.armies if a.id == army_row.pk)
-        ship = next(s for s in state.ships if s.id == ship_row.pk)
-        ordered = {o.token for o in month_orders(state)}
+        state.read_tokens_of([kingdom.pk])
+        army = next(a for a in state.armies_of(kingdom.pk) if a.id == army_row.pk)
+        ship = next(s for s in state.ships_of(kingdom.pk) if s.id == ship_row.pk)
+        ordered = {o.token for o in kingdom_orders(state, kingdom.pk)}
         try:
             mk.pair_tokens(army, ship, state.clock, ordered)
         except mk.RuleViolation as exc:
@@ -160,11 +217,12 @@ def unpair_tokens(kingdom: Kingdom, user: Any, ship_id: int) -> None:
         require_phase(state, "A")
         _, ship_row = _own_rows(state, kingdom, None, ship_id)
         assert ship_row is not None
-        ship = next(s for s in state.ships if s.id == ship_row.pk)
-        army = next((a for a in state.armies if a.id == ship.paired_army), None)
+        state.read_tokens_of([kingdom.pk])
+        ship = next(s for s in state.ships_of(kingdom.pk) if s.id == ship_row.pk)
+        army = next((a for a in state.armies_of(kingdom.pk) if a.id == ship.paired_army), None)
         if army is None:
             raise ServiceError(f"Ship #{ship.number} carries no army (MK-SHIP-3).")
-        ordered = {o.token for o in month_orders(state)}
+        ordered = {o.token for o in kingdom_orders(state, kingdom.pk)}
         try:
             mk.unpair_tokens(army, ship, state.map_around([ship.tile], 0), state.clock, ordered)
         except mk.RuleViolation as exc:
@@ -203,33 +261,46 @@ def close_orders(state: MKState, rec: Recorder) -> None:
 # -- B) Resolution ----------------------------------------------------------------------------
 
 
-def unresolved(state: MKState) -> dict[int, list[Order]]:
-    """MK-RES-1: each kingdom's orders still to resolve."""
-    result: dict[int, list[Order]] = {pk: [] for pk in state.order}
+def unresolved(state: MKState) -> dict[int, list[OrderRec]]:
+    """MK-RES-1: each kingdom's orders still to resolve (every order of the month read;
+    ``unresolved_of`` reads one kingdom's)."""
+    result: dict[int, list[OrderRec]] = {pk: [] for pk in state.order}
     for o in month_orders(state):
         if o.resolved_seq is None:
             result.setdefault(o.kingdom_id, []).append(o)
     return result
 
 
+def unresolved_of(state: MKState, kingdom_id: int) -> list[OrderRec]:
+    """MK-RES-1: one kingdom's orders still to resolve."""
+    return [o for o in kingdom_orders(state, kingdom_id) if o.resolved_seq is None]
+
+
 def resolution_turn(state: MKState) -> int | None:
-    """MK-RES-1: whose turn it is to resolve an order."""
-    done = [o for o in month_orders(state) if o.resolved_seq is not None]
-    last = max(done, key=lambda o: o.resolved_seq or 0).kingdom_id if done else None
-    counts = {pk: len(orders) for pk, orders in unresolved(state).items()}
-    return mk.resolution_turn(state.order, last, counts)
+    """MK-RES-1: whose turn it is to resolve an order (counted, not listed)."""
+    stats = order_stats(state)
+    last = stats.last_resolved
+    return mk.resolution_turn(state.order, last[1] if last else None, stats.unresolved)
 
 
 def resolution_blockers(state: MKState) -> list[str]:
+    return resolution_brief(state)[0]
+
+
+def resolution_brief(state: MKState, limit: int | None = None) -> tuple[list[str], int]:
+    """MK-RES-1: the kingdoms with orders still to resolve (the first ``limit`` of them), and
+    how many kingdoms that is in all."""
+    open_orders = order_stats(state).unresolved
+    waiting = [pk for pk in state.order if open_orders.get(pk, 0) > 0]
     missing = []
-    for pk, orders in unresolved(state).items():
-        if orders:
-            missing.append(f"{kingdom_name(state, pk)}: {len(orders)} order"
-                           f"{'s' if len(orders) != 1 else ''} to resolve (MK-RES-1).")
-    return missing
+    for pk in (waiting if limit is None else waiting[:limit]):
+        n = open_orders[pk]
+        missing.append(f"{kingdom_name(state, pk)}: {n} order{'s' if n != 1 else ''} to "
+                       "resolve (MK-RES-1).")
+    return missing, len(waiting)
 
 
-def needs_exploration(state: MKState, order: Order, tiles: mk.MapView | None = None) -> bool:
+def needs_exploration(state: MKState, order: OrderRec, tiles: mk.MapView | None = None) -> bool:
     """MK-RES-4, MK-AMB-25: a Move into unexplored land needs 2D6, judged now (MK-RES-3).
 
     ``tiles`` is a map holding the target (by default, the target and its surroundings)."""
@@ -242,7 +313,7 @@ def needs_exploration(state: MKState, order: Order, tiles: mk.MapView | None = N
 
 def resolve(kingdom: Kingdom, user: Any, order_id: int, *, source: str = "table",
             dice: tuple[int, int] | None = None, reroll: tuple[int, int] | None = None,
-            rng: random.Random | None = None) -> Order:
+            rng: random.Random | None = None, state: MKState | None = None) -> Order:
     """MK-RES-1..9, MK-EXP-1..3, MK-WIZ-1/2: resolve one of the kingdom's orders, on its turn.
 
     A Move into unexplored land needs 2D6: typed in from the table (``dice``, and ``reroll``
@@ -250,9 +321,9 @@ def resolve(kingdom: Kingdom, user: Any, order_id: int, *, source: str = "table"
     (``source="server"``). Every die is kept with the event.
     """
     with transaction.atomic():
-        state = load_state(kingdom.campaign, lock=True)
+        state = state if state is not None else load_state(kingdom.campaign, lock=True)
         require_phase(state, "B")
-        row = next((o for o in month_orders(state) if o.pk == order_id), None)
+        row = order_by_pk(state, order_id)
         if row is None:
             raise ServiceError("There is no such order this month.")
         if row.kingdom_id != kingdom.pk:
@@ -261,7 +332,8 @@ def resolve(kingdom: Kingdom, user: Any, order_id: int, *, source: str = "table"
             raise ServiceError("That order has already been resolved (MK-RES-1).")
         require_turn(state, kingdom, resolution_turn(state), "MK-RES-1",
                      "Every order has been resolved this month.")
-        mover = all_movers(state).get(row.token)
+        state.read_tokens_of([kingdom.pk])
+        mover = next((m for m in state.movers_of(kingdom.pk) if m.key == row.token), None)
         if mover is None:
             raise ServiceError("The token of this order is no longer on the map.")
         target = label_of(state, row.target_id) or None
@@ -279,9 +351,10 @@ def resolve(kingdom: Kingdom, user: Any, order_id: int, *, source: str = "table"
                                    "server roll (MK-EXP-1).")
         else:
             dice = reroll = None
+        armies, ships = state.tokens_at([mover.tile, target or ""])
         try:
             res = mk.resolve_order(mk.Order(row.token, row.kind, target), mover, local,
-                                   state.armies, state.ships, state.options, dice, reroll)
+                                   armies, ships, state.options, dice, reroll)
         except mk.RuleViolation as exc:
             raise ServiceError(str(exc)) from exc
         used_reroll = (reroll if dice and mk.exploration_needs_reroll(
@@ -293,7 +366,8 @@ def resolve(kingdom: Kingdom, user: Any, order_id: int, *, source: str = "table"
             if used_reroll:
                 rec.roll(f"Wizard's tower check at {target} (MK-WIZ-1)", used_reroll, source)
         apply_resolution(state, rec, mover, res)
-        seq = max((o.resolved_seq or 0 for o in month_orders(state)), default=0) + 1
+        last = order_stats(state).last_resolved
+        seq = (last[0] if last else 0) + 1
         outcome = {
             **row.outcome,
             "rule": res.rule_id, "summary": res.summary, "origin": mover.tile, "tile": res.tile,
@@ -304,9 +378,15 @@ def resolve(kingdom: Kingdom, user: Any, order_id: int, *, source: str = "table"
             "reroll": list(used_reroll) if used_reroll else None,
             "source": source if exploring else None,
         }
-        rec.update(row, resolved_seq=seq, outcome=outcome)
+        written = order_row(row)
+        rec.update(written, resolved_seq=seq, outcome=outcome)
         rec.finish()
-        return row
+        forget_orders(state)
+        cached = cache_of(state).get("orders")
+        if cached is not None:
+            cached[cached.index(row)] = row._replace(resolved_seq=seq,
+                                                     outcome_json=json.dumps(outcome))
+        return written
 
 
 def apply_resolution(state: MKState, rec: Recorder, mover: mk.Mover,

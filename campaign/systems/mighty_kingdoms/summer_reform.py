@@ -8,18 +8,24 @@ the tie-breaks, and tells the story in the phase-change event.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from django.db.models import Count
 
 from battles.models import Army
 from battles.services import capital_changes_hands, reform_unit_strength
 from campaign.chronicle import Recorder
+from campaign.models import Tile
 from campaign.rules import mighty_kingdoms as mk
+from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import summer_common as common
 from campaign.systems.mighty_kingdoms.phases import note
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from campaign.systems.mighty_kingdoms.summer_common import (
     all_movers,
     kingdom_name,
+    kingdom_orders,
     month_orders,
     token_rows,
     token_title,
@@ -45,27 +51,62 @@ class ReformPlan:
     tied: tuple[tuple[int, ...], ...] = ()
 
 
-def reform_plan(state: MKState) -> ReformPlan:
-    """MK-REFORM-1..4, MK-AMB-7/14/15/38, MK-PORDER-2: what Reform will do now."""
-    movers = all_movers(state)
+def reform_plan(state: MKState, kingdom: int | None = None) -> ReformPlan:
+    """MK-REFORM-1..4, MK-AMB-7/14/15/38, MK-PORDER-2: what Reform will do now.
+
+    The map is read around what Reform looks at (the tiles armies stand on, the month's moves,
+    the settlements waiting to be turned back up), never whole. With ``kingdom``, only what
+    Reform does to that kingdom: its tokens slowed, the tiles it gains or loses, its defend
+    markers (and every settlement turned back up, and every kingdom's army count), reading only
+    its own tokens and orders and the tokens on its tiles."""
     plan = ReformPlan()
-    for order in month_orders(state):
+    if kingdom is None:
+        movers = all_movers(state)
+        orders = month_orders(state)
+        armies = state.armies
+    else:
+        state.read_tokens_of([kingdom])
+        movers = {m.key: m for m in state.movers_of(kingdom)}
+        orders = kingdom_orders(state, kingdom)
+        holdings = [t.label for t in state.holdings_map([kingdom]).controlled_by(kingdom)]
+        armies = state.tokens_at([a.tile for a in state.armies_of(kingdom)] + holdings)[0]
+    moves = []
+    for order in orders:
         outcome = order.outcome or {}
         if order.kind != mk.MOVE or not outcome.get("moved"):
             continue
         mover = movers.get(order.token)
         if mover is None or mover.on_side:
             continue  # destroyed, or already lying on its side (e.g. after a lost battle)
-        check = mk.terrain_check(mover.kind, mk.MoveRecord(outcome["origin"], outcome["tile"]),
-                                 state.map)
+        moves.append((order.token, mover, mk.MoveRecord(outcome["origin"], outcome["tile"])))
+    razed = list(Tile.objects.filter(map_id=state.map_row.pk, data__has_key="raze_pending")
+                 .order_by().values_list("label", flat=True))
+    tiles = state.map_around(
+        [a.tile for a in armies] + razed
+        + [label for _, _, move in moves for label in (move.origin, move.destination)], 0)
+    for key, mover, move in moves:
+        check = mk.terrain_check(mover.kind, move, tiles)
         if check.on_side:
-            plan.slowed.append(Slowed(order.token, token_title(state, mover), check))
-    plan.flip_back = mk.raze_flip_back(state.map)
-    plan.ownership = mk.reform_ownership(state.map, state.armies)
-    plan.defenders = [a.id for a in state.armies if a.defending]
-    plan.counts = mk.army_counts(state.order, state.armies)
+            plan.slowed.append(Slowed(key, token_title(state, mover), check))
+    plan.flip_back = mk.raze_flip_back(tiles)
+    plan.ownership = tuple(change for change in mk.reform_ownership(tiles, armies)
+                           if kingdom is None or kingdom in (change.old, change.new))
+    plan.defenders = [a.id for a in armies if a.defending
+                      and (kingdom is None or a.kingdom == kingdom)]
+    plan.counts = (mk.army_counts(state.order, state.armies) if kingdom is None
+                   else army_counts(state))
     plan.tied = mk.tied_groups(plan.counts)
     return plan
+
+
+def army_counts(state: MKState) -> dict[int, int]:
+    """MK-PORDER-2, MK-AMB-29: armies on the map per kingdom, in player order (one grouped
+    query, or from the tokens once read)."""
+    if state.tokens_read:
+        return mk.army_counts(state.order, state.armies)
+    found = dict(Army.objects.filter(campaign=state.campaign, tile__isnull=False).order_by()
+                 .values("kingdom_id").annotate(n=Count("id")).values_list("kingdom_id", "n"))
+    return {pk: found.get(pk, 0) for pk in state.order}
 
 
 def tiebreak_rolls(groups: tuple[tuple[int, ...], ...],
@@ -87,8 +128,13 @@ def tiebreak_rolls(groups: tuple[tuple[int, ...], ...],
     return rolls
 
 
-def close_reform(state: MKState, rec: Recorder) -> None:
-    """Apply Reform in the rules' order, then set the player order (MK-PORDER-1)."""
+def close_reform(state: MKState, rec: Recorder,
+                 dice: Mapping[int, Sequence[int]] | None = None) -> None:
+    """Apply Reform in the rules' order, then set the player order (MK-PORDER-1).
+
+    Ties in the army count are broken by ``dice``, the table's rolls typed in by the GM (one or
+    more D6 per tied kingdom), or, for a tie without them, by the server's dice; every roll is
+    kept with the event, marked "table" or "server"."""
     plan = reform_plan(state)
     movers = all_movers(state)
     for slowed in plan.slowed:
@@ -117,10 +163,19 @@ def close_reform(state: MKState, rec: Recorder) -> None:
     # the player order then counts the armies that remain.
     if reform_unit_strength(state.campaign, rec):
         plan = reform_plan(load_state(state.campaign))
-    rolls = tiebreak_rolls(plan.tied, common.RNG)
-    for kingdom, values in rolls.items():
-        rec.roll(f"player order tie-break: {kingdom_name(state, kingdom)} (MK-PORDER-1)",
-                 values, "server")
+    names = {pk: kingdom_name(state, pk) for pk in plan.counts}
+    try:
+        typed = mk.check_tiebreak_rolls(plan.counts, dice or {}, names, "MK-PORDER-1")
+    except mk.RuleViolation as exc:
+        raise ServiceError(str(exc)) from exc
+    # A tie nobody typed dice for (e.g. one that only a unit lost at this Reform made) is
+    # rolled by the server.
+    rolls: dict[int, Sequence[int]] = {**typed, **tiebreak_rolls(
+        tuple(g for g in plan.tied if not any(k in typed for k in g)), common.RNG)}
+    for group in plan.tied:
+        for kingdom in group:
+            rec.roll(f"player order tie-break: {kingdom_name(state, kingdom)} (MK-PORDER-1)",
+                     rolls[kingdom], "table" if kingdom in typed else "server")
     order = mk.player_order(plan.counts, rolls)
     for position, pk in enumerate(order, start=1):
         row_k = state.kingdom_rows[pk]

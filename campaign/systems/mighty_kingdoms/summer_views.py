@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 from django.views.decorators.http import require_POST
 
+from battles import services as battle_services
 from campaign.models import Role
 from campaign.systems.mighty_kingdoms import summer_battles, summer_orders
 from campaign.systems.mighty_kingdoms.views import acting_kingdom, mk_access, run
@@ -106,9 +107,10 @@ def choose_battle(request: HttpRequest, slug: str) -> HttpResponse:
     if opponent is None:
         return refuse(request, "Say which kingdom to fight.", context=tabs_context(access, "play"))
     naval = request.POST.get("naval") == "1"
+    mode = request.POST.get("mode", "")
     return run(request, access,
                lambda: summer_battles.choose_battle(kingdom, request.user, label, opponent,
-                                                    naval),
+                                                    naval, mode),
                f"Battle chosen at {label}.")
 
 
@@ -121,7 +123,9 @@ def battle_result(request: HttpRequest, slug: str, battle_id: int) -> HttpRespon
                    battle_id, request.user, access.campaign,
                    result=request.POST.get("result", ""),
                    removed=request.POST.getlist("removed"),
-                   slaughtered=request.POST.get("slaughtered", "")),
+                   slaughtered=request.POST.get("slaughtered", ""),
+                   units=battle_services.parse_unit_results(request.POST)
+                   if request.POST.get("unit_results") else None),
                "Battle result entered.")
 
 

@@ -7,6 +7,7 @@ is redirected to the play page.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from django.contrib import messages
@@ -20,7 +21,7 @@ from campaign.access import Access, get_campaign_for, get_kingdom_for
 from campaign.models import Kingdom, Role
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
-from campaign.systems.mighty_kingdoms import setup
+from campaign.systems.mighty_kingdoms import setup, standings
 from campaign.systems.mighty_kingdoms.state import MKState
 from campaign.views.common import refuse, tabs_context
 
@@ -64,7 +65,11 @@ def done(request: HttpRequest, access: Access, message: str) -> HttpResponse:
 
 def run(request: HttpRequest, access: Access, action: Callable[[], Any],
         message: str) -> HttpResponse:
-    """Call a service; a refusal becomes a 4xx with its reason and changes nothing."""
+    """Call a service; a refusal becomes a 4xx with its reason and changes nothing. Once the
+    campaign is over (MK-AMB-20) every action is refused."""
+    if standings.ended(access.campaign):
+        return refuse(request, standings.end_message(access.campaign), status=409,
+                      context=tabs_context(access, "play"))
     try:
         action()
     except ServiceError as exc:
@@ -74,14 +79,56 @@ def run(request: HttpRequest, access: Access, action: Callable[[], Any],
     return done(request, access, message)
 
 
-def setup_context(state: MKState, access: Access) -> dict[str, Any]:
-    """The setup step's choices for this viewer: only legal options are offered."""
+TIEBREAK_HELP = ("Type in each tie-break die as a number from 1 to 6; after a re-roll, the new "
+                 "die goes after the first (e.g. 4 2).")
+
+
+def tiebreak_dice(data: Mapping[str, str] | None) -> dict[int, list[int]] | None:
+    """MK-PORDER-1, MK-DEPLOY-2: the tie-break dice typed in with "Close this phase", one field
+    ``tiebreak_<kingdom id>`` per tied kingdom ("4", or "4 2" after a re-roll). None when every
+    field is empty: the server rolls. Unreadable dice are refused (``ServiceError``)."""
+    dice: dict[int, list[int]] = {}
+    for key, raw in (data or {}).items():
+        pk = key.removeprefix("tiebreak_")
+        if pk == key or not pk.isdecimal() or len(pk) > 9:
+            continue
+        text = str(raw).replace(",", " ").strip()
+        if not text:
+            continue
+        parts = text.split()
+        if len(parts) > 12 or not all(p.isdecimal() and len(p) == 1 and "1" <= p <= "6"
+                                      for p in parts):
+            raise ServiceError(TIEBREAK_HELP)
+        dice[int(pk)] = [int(p) for p in parts]
+    return dice or None
+
+
+def order_tiebreak(state: MKState, access: Access, counts: dict[int, int] | None,
+                   rule_id: str) -> dict[str, Any]:
+    """For the GM's "Close this phase" form: the kingdoms the coming player order will find
+    level (MK-PORDER-1, MK-DEPLOY-2), so the table's dice can be typed in. Empty when nobody
+    ties (or for anyone but a GM)."""
+    if not access.is_gm or counts is None:
+        return {}
+    groups = [(counts[group[0]], [state.kingdom_rows[pk] for pk in group])
+              for group in mk.tied_groups(counts)]
+    return {"tiebreak": {"rule": rule_id, "groups": groups}} if groups else {}
+
+
+def setup_context(state: MKState, access: Access, limit: int | None = None) -> dict[str, Any]:
+    """The setup step's choices for this viewer: only legal options are offered.
+
+    ``race_rows`` is the player order with each race this viewer may see; after setup, a
+    player's page asks for its first ``limit`` kingdoms only."""
     mine = access.kingdom
     revealed = setup.races_revealed(state)
     race_rows = []
-    for pk in state.order:
+    listed = state.order if state.campaign.season == "setup" or limit is None else (
+        state.order[:limit])
+    races = setup.races(state, listed)
+    for pk in listed:
         row = state.kingdom_rows[pk]
-        race = setup.races(state)[pk]
+        race = races[pk]
         shown = race if (revealed or access.is_gm or (mine and mine.pk == pk)) else None
         race_rows.append((row, bool(race), shown))
     context: dict[str, Any] = {"race_rows": race_rows}
@@ -121,6 +168,15 @@ def choose_race(request: HttpRequest, slug: str) -> HttpResponse:
 def roll_order(request: HttpRequest, slug: str) -> HttpResponse:
     access = mk_access(request, slug, role=Role.GM)
     rolls: dict[int, int] | None = None
+    if request.POST.get("source") == "entered":
+        places = request.POST.getlist("order")
+        if not places or not all(p.isdecimal() and len(p) < 10 for p in places):
+            return refuse(request, "Choose a kingdom for each place in the player order.",
+                          context=tabs_context(access, "play"))
+        order = [int(p) for p in places]
+        return run(request, access,
+                   lambda: setup.enter_initial_order(access.campaign, request.user, order),
+                   "Player order entered.")
     if request.POST.get("source") == "table":
         rolls = {}
         for kingdom in access.campaign.kingdoms.all():

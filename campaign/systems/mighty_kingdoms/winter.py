@@ -32,6 +32,18 @@ PARTS = {
     ws.DEPLOY: "campaign/systems/mighty_kingdoms/play/winter_deploy.html",
 }
 
+def deploy_counts(state: MKState) -> dict[int, int]:
+    """MK-DEPLOY-2 ahead of time: the army counts the player order will use when Deploy opens,
+    once Feed has removed the unfed armies (as ``ws.feed_close`` will)."""
+    done = ws.fed_record(state)
+    counts = {}
+    for pk in state.order:
+        armies = state.armies_of(pk)
+        unfed = set(done[pk]["unfed"]) if pk in done else {a.number for a in armies}
+        counts[pk] = sum(1 for a in armies if a.number not in unfed)
+    return counts
+
+
 HANDLERS = {
     ws.RECALL: PhaseHandler(TEMPLATE, ws.recall_blockers, enter=ws.recall_enter),
     ws.GATHER: PhaseHandler(TEMPLATE, close=ws.gather_close),
@@ -39,9 +51,10 @@ HANDLERS = {
                            turn=ws.cycle_turn(mk.SUB_TITHE)),
     ws.BUY: PhaseHandler(TEMPLATE, ws.cycle_blockers(mk.SUB_BUY, "MK-BUY-1"),
                          turn=ws.cycle_turn(mk.SUB_BUY)),
-    ws.FEED: PhaseHandler(TEMPLATE, ws.feed_blockers, close=ws.feed_close),
+    ws.FEED: PhaseHandler(TEMPLATE, ws.feed_blockers, close=ws.feed_close,
+                          order_counts=deploy_counts, order_rule="MK-DEPLOY-2"),
     ws.DEPLOY: PhaseHandler(TEMPLATE, ws.deploy_blockers, ws.deploy_close, ws.deploy_enter,
-                            turn=ws.deploy_turn_page),
+                            turn=ws.deploy_turn, enter_dice=True, brief=ws.deploy_brief),
 }
 
 urlpatterns = [
@@ -149,7 +162,7 @@ def kingdom_context(state: MKState, access: Access, kingdom: Kingdom) -> dict[st
             afford_stock, afford_when = income, "next winter"
         else:
             afford_stock, afford_when = stock + income, "next winter"
-    purchases = ws.purchases_this_winter(state) if c.season == ws.WINTER else []
+    purchases = ws.purchases_this_winter(state, pk) if c.season == ws.WINTER else []
     winter = ws.kingdom_winter(state, pk, afford_stock, purchases)
     armies = len(state.armies_of(pk))
     return {"economy": {
@@ -201,9 +214,9 @@ def play_context(state: MKState, access: Access) -> dict[str, Any]:
     if key not in HANDLERS:
         return {}
     own = _own(state, access)
-    # The holdings the page reads, in one query: the viewer's kingdoms, or every kingdom when
-    # the deployment turn has to be worked out (MK-DEPLOY-4).
-    state.holdings_map(state.order if key == ws.DEPLOY else own)
+    # The holdings the page reads, in one query: the viewer's kingdoms (whose turn it is to
+    # deploy reads the next kingdom's, MK-DEPLOY-4).
+    state.holdings_map(own)
     stocks = ws.stocks_of(state, own)
     rows = state.kingdom_rows
     w: dict[str, Any] = {
@@ -212,7 +225,7 @@ def play_context(state: MKState, access: Access) -> dict[str, Any]:
         "booked": ws.gathered(state),
     }
     if key == ws.RECALL:
-        w.update(_recall_context(state, own))
+        w.update(_recall_context(state, own, _listed(state, access)))
     elif key == ws.GATHER:
         forecasts = [(rows[pk], ws.forecast(state, pk)) for pk in own]
         w["forecasts"] = [(row, lines, eco.totals(lines)) for row, lines in forecasts]
@@ -223,17 +236,32 @@ def play_context(state: MKState, access: Access) -> dict[str, Any]:
         w.update({"sub": sub, "closed": result.closed, "passes": result.passes_in_row,
                   "players": len(state.order), "actor": actor})
         if sub == mk.SUB_TITHE:
-            w.update(_tithe_context(state, actor, stocks))
+            w.update(_tithe_context(state, actor, stocks, _listed(state, access)))
         else:
-            w.update(_buy_context(state, actor))
+            w.update(_buy_context(state, actor, _listed(state, access)))
     elif key == ws.FEED:
-        w.update(_feed_context(state, own, stocks))
+        w.update(_feed_context(state, own, stocks, _listed(state, access)))
     elif key == ws.DEPLOY:
         w.update(_deploy_context(state, access))
     return {"winter": w}
 
 
-def _recall_context(state: MKState, own: list[int]) -> dict[str, Any]:
+def _listed(state: MKState, access: Access) -> list[int] | None:
+    """The kingdoms whose part of a winter step this viewer's page lists: every kingdom (None)
+    for a GM, or in a campaign small enough for a phone; else the first ``PHONE_ROWS`` in player
+    order and the viewer's own, the others counted."""
+    from campaign.systems.mighty_kingdoms.summer import PHONE_ROWS
+
+    if access.is_gm or len(state.order) <= PHONE_ROWS:
+        return None
+    listed = state.order[:PHONE_ROWS]
+    if access.kingdom is not None and access.kingdom.pk not in listed:
+        listed = [*listed, access.kingdom.pk]
+    return listed
+
+
+def _recall_context(state: MKState, own: list[int],
+                    listed: list[int] | None) -> dict[str, Any]:
     pending = ws.recall_pending(state)
     choices = []
     for pk in own:
@@ -256,22 +284,27 @@ def _recall_context(state: MKState, own: list[int]) -> dict[str, Any]:
             "newest": state.options.dock_surplus == mk.REMOVE_NEWEST,
         })
     where = []
-    for pk in state.order:
+    shown = state.order if listed is None else listed
+    state.read_tokens_of(shown)
+    for pk in shown:
         armies = state.armies_of(pk)
         tiles = sorted({a.tile for a in armies})
         ships = sorted((s for s in state.ships_of(pk)), key=lambda s: s.number)
         where.append({"kingdom": state.kingdom_rows[pk], "armies": len(armies),
                       "tiles": tiles, "ships": ships, "pending": pk in pending})
-    return {"choices": choices, "where": where}
+    return {"choices": choices, "where": where, "where_more": len(state.order) - len(shown)}
 
 
 def _tithe_context(state: MKState, actor: Kingdom | None,
-                   stocks: dict[int, eco.Resources]) -> dict[str, Any]:
+                   stocks: dict[int, eco.Resources], listed: list[int] | None) -> dict[str, Any]:
     gifts = ws.tithes_this_winter(state)
     rows = state.kingdom_rows
+    shown = [g for g in gifts if listed is None or g.giver_id in listed
+             or g.receiver_id in listed]
     context: dict[str, Any] = {
         "gifts": [(rows[g.giver_id], rows[g.receiver_id], eco.Resources(g.gold, g.food))
-                  for g in gifts],
+                  for g in shown],
+        "gifts_more": len(gifts) - len(shown),
     }
     if actor is not None:
         given = {g.receiver_id for g in gifts if g.giver_id == actor.pk}
@@ -283,11 +316,14 @@ def _tithe_context(state: MKState, actor: Kingdom | None,
     return context
 
 
-def _buy_context(state: MKState, actor: Kingdom | None) -> dict[str, Any]:
+def _buy_context(state: MKState, actor: Kingdom | None,
+                 listed: list[int] | None) -> dict[str, Any]:
     purchases = ws.purchases_this_winter(state)
     rows = state.kingdom_rows
+    shown = [p for p in purchases if listed is None or p.kingdom_id in listed]
     context: dict[str, Any] = {
-        "bought": [(rows[p.kingdom_id], p) for p in purchases],
+        "bought": [(rows[p.kingdom_id], p) for p in shown],
+        "bought_more": len(purchases) - len(shown),
     }
     if actor is not None:
         stock = ws.stocks_of(state, [actor.pk])[actor.pk]
@@ -302,8 +338,8 @@ def _buy_context(state: MKState, actor: Kingdom | None) -> dict[str, Any]:
     return context
 
 
-def _feed_context(state: MKState, own: list[int],
-                  stocks: dict[int, eco.Resources]) -> dict[str, Any]:
+def _feed_context(state: MKState, own: list[int], stocks: dict[int, eco.Resources],
+                  listed: list[int] | None) -> dict[str, Any]:
     fed = ws.fed_record(state)
     forms = []
     for pk in own:
@@ -318,34 +354,48 @@ def _feed_context(state: MKState, own: list[int],
             "default": {a.number for a in armies[:food]},
         })
     done = [(state.kingdom_rows[pk], record) for pk, record in fed.items()
-            if pk in state.kingdom_rows]
-    return {"feeds": forms, "fed": done}
+            if pk in state.kingdom_rows and (listed is None or pk in listed)]
+    return {"feeds": forms, "fed": done,
+            "fed_more": sum(1 for pk in fed if pk in state.kingdom_rows) - len(done)}
 
 
 def _deploy_context(state: MKState, access: Access) -> dict[str, Any]:
-    data = ws.winter_data(state.campaign)["deploy"]
+    """D) Deploy for this viewer. A GM, and everyone in a campaign small enough for a phone,
+    reads every placement and every army still waiting; a player in a larger one reads their
+    own and how many kingdoms are still deploying (the other kingdoms' pages show theirs)."""
+    from campaign.systems.mighty_kingdoms.summer import PHONE_ROWS
+
+    data = ws.winter_view(state.campaign)["deploy"]
     placed = data["placed"]
     turn = ws.deploy_turn(state)
     actor = _actor(state, access, turn)
     rows = state.kingdom_rows
+    full = access.is_gm or len(state.order) <= PHONE_ROWS
+    listed = state.order if full else [k for k in _own(state, access)]
+    state.read_tokens_of(listed)
     context: dict[str, Any] = {
         "actor": actor,
         "rolls": [(rows[int(pk)], values) for pk, values in data.get("rolls", {}).items()
-                  if int(pk) in rows],
-        "counts": mk.army_counts(state.order, state.armies),
+                  if int(pk) in rows and (full or int(pk) in listed)],
         "placements": [],
+        "full": full,
     }
-    by_id = {a.id: a for a in state.armies}
-    for army_id, where in placed.items():
-        army = by_id.get(int(army_id))
+    armies = {str(a.id): a for pk in listed for a in state.armies_of(pk)}
+    for army_id, where in placed.items():  # in the order they were placed
+        army = armies.get(army_id)
         if army is not None:
             context["placements"].append((rows[army.kingdom], army.number, where))
     waiting = []
-    for pk in state.order:
+    for pk in listed:
         left = ws.waiting_armies(state, placed, pk)
         if left:
             waiting.append((rows[pk], [a.number for a in left]))
     context["waiting"] = waiting
+    if not full:
+        done = set(data.get("done", ()))
+        context["others_deploying"] = sum(1 for pk in state.order
+                                          if pk not in done and pk not in listed)
+        context["others_placed"] = len(placed) - len(context["placements"])
     if actor is not None:
         kingdom = state.kingdoms[actor.pk]
         counts = ws.placed_counts(state, placed, actor.pk)

@@ -1,6 +1,7 @@
 """Winter services (MK-WINTER, MK-RECALL, MK-TITHE, MK-BUY, MK-FEED, MK-DEPLOY).
 
-Each action loads the campaign with ``load_state(lock=True)``, asks the rules
+Each action loads the campaign with ``load_state(lock=True)`` (or takes the ``state`` its caller
+loaded that way in the same transaction, as ``autoplay`` does), asks the rules
 (``campaign.rules.mighty_kingdoms``, ``ledger.rules.mighty_kingdoms``), and writes the result and
 one chronicle event in one transaction; gold and food move only by ledger entries
 (``ledger.services.post``). Phase changes are the handlers at the bottom, run by
@@ -16,7 +17,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -64,19 +65,27 @@ def fresh(year: int) -> dict[str, Any]:
     ``cycles``: "tithe"/"buy" -> [[kingdom id, passed], ...] in the order played;
     ``fed``: kingdom id -> {"fed": [numbers], "unfed": [numbers]};
     ``deploy``: {"order", "rolls": {kingdom id: [d6, ...]}, "placed": {army id: label},
-    "last": kingdom id}. JSON keys are strings.
+    "last": kingdom id, "done": [kingdom id, ...]}, where "done" lists the kingdoms that have
+    nothing left to place or no room left (so whose turn it is costs the same however many
+    kingdoms have finished). JSON keys are strings.
     """
     return {"year": year, "recall": {}, "cycles": {mk.SUB_TITHE: [], mk.SUB_BUY: []},
-            "fed": {}, "deploy": {"order": [], "rolls": {}, "placed": {}, "last": None}}
+            "fed": {}, "deploy": {"order": [], "rolls": {}, "placed": {}, "last": None,
+                                  "done": []}}
+
+
+def winter_view(campaign: Any) -> dict[str, Any]:
+    """This winter's record as stored, to read only (``winter_data`` gives a copy to change)."""
+    data = (campaign.state or {}).get("winter")
+    if not data or data.get("year") != campaign.year:
+        return fresh(campaign.year)
+    return data  # type: ignore[no-any-return]
 
 
 def winter_data(campaign: Any) -> dict[str, Any]:
     """A private copy of this winter's record (never mutate the stored one: the chronicle keeps
     it as the before-image)."""
-    data = (campaign.state or {}).get("winter")
-    if not data or data.get("year") != campaign.year:
-        return fresh(campaign.year)
-    return copy.deepcopy(data)
+    return copy.deepcopy(winter_view(campaign))
 
 
 def save_winter(rec: Recorder, campaign: Any, data: dict[str, Any]) -> None:
@@ -131,15 +140,26 @@ def gathered(state: MKState) -> bool:
     return clock.season == WINTER and clock.phase in ("C", "D")
 
 
-def purchases_this_winter(state: MKState) -> list[PurchaseRow]:
-    return list(PurchaseRow.objects.filter(campaign=state.campaign, year=state.campaign.year))
+def purchases_this_winter(state: MKState, kingdom_id: int | None = None) -> list[PurchaseRow]:
+    """This winter's purchases, in the order they were made (one kingdom's, with
+    ``kingdom_id``)."""
+    found = PurchaseRow.objects.filter(campaign=state.campaign, year=state.campaign.year)
+    if kingdom_id is not None:
+        found = found.filter(kingdom_id=kingdom_id)
+    return list(found.order_by("seq", "pk"))
+
+
+def next_purchase_seq(state: MKState) -> int:
+    """The number the next purchase of this winter takes (MK-BUY-1: one at a time, in turn)."""
+    found = PurchaseRow.objects.filter(campaign=state.campaign, year=state.campaign.year)
+    return (found.aggregate(n=Max("seq"))["n"] or 0) + 1
 
 
 def docked_cities(state: MKState, pk: int) -> frozenset[str]:
     """MK-RECALL-5, MK-SHIPYARD-2: the kingdom's cities with a ship in them."""
     cities = {t.label for t in kingdom_map(state, pk).controlled_by(pk)
               if t.settlement == mk.CITY}
-    return frozenset(s.tile for s in state.ships if s.tile in cities)
+    return frozenset(s.tile for s in state.ships_at(cities))
 
 
 def kingdom_winter(state: MKState, pk: int, stock: eco.Resources,
@@ -168,7 +188,7 @@ def cycle(state: MKState, sub: str) -> tuple[eco.CycleState, int | None]:
     """
     by_pk = names(state)
     by_name = {name: pk for pk, name in by_pk.items()}
-    actions = winter_data(state.campaign)["cycles"].get(sub, [])
+    actions = winter_view(state.campaign)["cycles"].get(sub, [])
     result = eco.spend_cycle_state(
         [by_pk[pk] for pk in state.order],
         [eco.CycleAction(by_pk[int(pk)], bool(passed)) for pk, passed in actions],
@@ -177,8 +197,9 @@ def cycle(state: MKState, sub: str) -> tuple[eco.CycleState, int | None]:
 
 
 def _record_turn(rec: Recorder, state: MKState, sub: str, pk: int, passed: bool) -> None:
-    data = winter_data(state.campaign)
-    data["cycles"].setdefault(sub, []).append([pk, passed])
+    data = dict(winter_view(state.campaign))
+    cycles = data["cycles"]
+    data["cycles"] = {**cycles, sub: [*cycles.get(sub, []), [pk, passed]]}
     save_winter(rec, state.campaign, data)
 
 
@@ -195,11 +216,20 @@ def remove_army(rec: Recorder, state: MKState, army_id: int, reason: str, rule_i
     """Take an army off the map for good: its row stays (tile empty, why in ``data["removed"]``),
     so its number is never used again."""
     row = state.army_rows[army_id]
-    for ship in state.ship_rows.values():
-        if ship.paired_army_id == army_id:
-            rec.update(ship, paired_army=None)
+    for ship in _ships_paired_with(state, army_id, row.kingdom_id):
+        rec.update(ship, paired_army=None)
     rec.update(row, tile=None, on_side=False, defending=False,
                data={**(row.data or {}), "removed": _removed_mark(state, reason, rule_id)})
+
+
+def _ships_paired_with(state: MKState, army_id: int | None, kingdom_id: int) -> list[Ship]:
+    """The ship rows that carry ``army_id`` (of ``kingdom_id``) now (read only for the ships
+    loaded as paired)."""
+    candidates = [s.id for s in state.ships_of(kingdom_id)
+                  if s.paired_army == army_id and s.id is not None]
+    state.ship_rows.fetch(candidates)
+    return [row for pk in candidates
+            if (row := state.ship_rows[pk]).paired_army_id == army_id]
 
 
 def remove_ship(rec: Recorder, state: MKState, ship_id: int, reason: str, rule_id: str) -> None:
@@ -243,6 +273,7 @@ def _dock(rec: Recorder, state: MKState, pk: int, plan: Mapping[int, str]) -> tu
 def _recall_armies(rec: Recorder, state: MKState, pk: int, destination: str) -> None:
     """MK-RECALL-1/2/4: every army of the kingdom onto one tile, off any ship."""
     tile = state.tile_rows[destination]
+    state.army_rows.fetch(a.id for a in state.armies_of(pk))
     for army in state.armies_of(pk):
         row = state.army_rows[army.id]
         if row.tile_id != tile.pk:
@@ -286,7 +317,7 @@ def recall_enter(state: MKState, rec: Recorder) -> None:
 
 
 def recall_pending(state: MKState) -> dict[int, dict[str, bool]]:
-    return {int(pk): v for pk, v in winter_data(state.campaign)["recall"].items()
+    return {int(pk): v for pk, v in winter_view(state.campaign)["recall"].items()
             if v.get("armies") or v.get("ships")}
 
 
@@ -387,7 +418,8 @@ def give_tithe(kingdom: Kingdom, user: Any, receiver_id: int, gold: int, food: i
         tithe = eco.Tithe(row.name, receiver_name, gold, food)
         earlier = [eco.Tithe(by_pk[t.giver_id], by_pk[t.receiver_id], t.gold, t.food)
                    for t in tithes_this_winter(state)]
-        eco.validate_tithe(tithe, stocks(state)[row.pk], earlier, list(by_pk.values()))
+        eco.validate_tithe(tithe, stocks_of(state, [row.pk])[row.pk], earlier,
+                           list(by_pk.values()))
         assert receiver is not None
         summary = f"{row.name} tithes {tithe.amount} to {receiver.name} (MK-TITHE-1)."
         with Recorder(state.campaign, user, "winter.tithe", summary, kingdom=row,
@@ -403,13 +435,13 @@ def give_tithe(kingdom: Kingdom, user: Any, receiver_id: int, gold: int, food: i
         return summary
 
 
-def pass_turn(kingdom: Kingdom, user: Any, sub: str) -> str:
+def pass_turn(kingdom: Kingdom, user: Any, sub: str, *, state: MKState | None = None) -> str:
     """MK-TITHE-1/5, MK-BUY-1: pass this turn (a player who passed may act again later)."""
     key = {mk.SUB_TITHE: TITHE, mk.SUB_BUY: BUY}.get(sub)
     if key is None:
         raise ServiceError("There is nothing to pass on now.")
     with transaction.atomic():
-        state = load_state(kingdom.campaign, lock=True)
+        state = state if state is not None else load_state(kingdom.campaign, lock=True)
         require_phase(state, key, f"this pass was meant for {mk.SUB_PHASE_NAMES[sub]}")
         row = kingdom_row(state, kingdom)
         result, _ = cycle(state, sub)
@@ -444,11 +476,12 @@ def _describe(purchase: eco.Purchase, outcome: eco.PurchaseOutcome) -> str:
     return text
 
 
-def buy(kingdom: Kingdom, user: Any, purchase: eco.Purchase) -> str:
+def buy(kingdom: Kingdom, user: Any, purchase: eco.Purchase, *,
+        state: MKState | None = None) -> str:
     """MK-BUY-1..3: on your turn, one purchase, paid in full; the map, the armies and the ledger
     change together in one event."""
     with transaction.atomic():
-        state = load_state(kingdom.campaign, lock=True)
+        state = state if state is not None else load_state(kingdom.campaign, lock=True)
         require_phase(state, BUY, "purchases are made in winter C) 2. Build and recruit")
         row = kingdom_row(state, kingdom)
         result, _ = cycle(state, mk.SUB_BUY)
@@ -456,8 +489,9 @@ def buy(kingdom: Kingdom, user: Any, purchase: eco.Purchase) -> str:
         if purchase.kind == eco.RECRUIT and purchase.allied and state.options.battle_mode != "kow":
             raise ServiceError("Allied armies are Kings of War army lists: Simple battles have "
                                "none (MK-RECRUIT-5).")
-        purchases = purchases_this_winter(state)
-        before = kingdom_winter(state, row.pk, stocks(state)[row.pk], purchases,
+        purchases = purchases_this_winter(state, row.pk)
+        state.read_tokens_of([row.pk])
+        before = kingdom_winter(state, row.pk, stocks_of(state, [row.pk])[row.pk], purchases,
                                 last_army_number(row.pk))
         tiles = kingdom_map(state, row.pk, [purchase.tile])
         if purchase.tile not in tiles:
@@ -493,7 +527,7 @@ def buy(kingdom: Kingdom, user: Any, purchase: eco.Purchase) -> str:
                 kind=purchase.kind, tile_label=purchase.tile,
                 from_state=from_state if purchase.kind == eco.SETTLE else "",
                 to_state=purchase.to_state if purchase.kind == eco.SETTLE else "",
-                gold=cost.gold, food=cost.food, seq=len(purchases) + 1,
+                gold=cost.gold, food=cost.food, seq=next_purchase_seq(state),
             ))
             ledger.post(rec, [(row, line) for line in outcome.lines])
             ledger.link_to_event(rec, [bought])
@@ -505,7 +539,7 @@ def buy(kingdom: Kingdom, user: Any, purchase: eco.Purchase) -> str:
 
 
 def fed_record(state: MKState) -> dict[int, dict[str, list[int]]]:
-    return {int(pk): v for pk, v in winter_data(state.campaign)["fed"].items()}
+    return {int(pk): v for pk, v in winter_view(state.campaign)["fed"].items()}
 
 
 def feed(kingdom: Kingdom, user: Any, fed: Collection[int]) -> str:
@@ -518,8 +552,10 @@ def feed(kingdom: Kingdom, user: Any, fed: Collection[int]) -> str:
         if row.pk in fed_record(state):
             raise ServiceError(f"{row.name} has already fed its armies this winter: once per "
                                "winter (MK-FEED-1).")
+        state.read_tokens_of([row.pk])
         armies = sorted(state.armies_of(row.pk), key=lambda a: a.number)
-        outcome = eco.feed_armies(armies, stocks(state)[row.pk].food, fed, state.options)
+        outcome = eco.feed_armies(armies, stocks_of(state, [row.pk])[row.pk].food, fed,
+                                  state.options)
         summary = f"{row.name} feeds {len(outcome.fed)} of {len(armies)} armies (MK-FEED-1)."
         if outcome.unfed:
             summary += (f" Army {_numbers(outcome.unfed)} goes unfed and will be removed "
@@ -569,19 +605,29 @@ def feed_close(state: MKState, rec: Recorder) -> None:
 # --- D) Deploy (MK-DEPLOY-1..6, MK-AMB-17/41) --------------------------------------------------
 
 
-def deploy_enter(state: MKState, rec: Recorder) -> None:
-    """MK-DEPLOY-1/2, MK-AMB-17: a new player order by army count (tie-break rolls kept with the
-    event); with the "newest" house rule, armies beyond the kingdom's room go at once."""
+def deploy_enter(state: MKState, rec: Recorder,
+                 dice: Mapping[int, Sequence[int]] | None = None) -> None:
+    """MK-DEPLOY-1/2, MK-AMB-17: a new player order by army count, ties broken by the table's
+    dice typed in with the phase change (``dice``), or by the server's for a tie without them
+    (every roll kept with the event); with the "newest" house rule, armies beyond the kingdom's
+    room go at once."""
     counts = mk.army_counts(state.order, state.armies)
-    rolls: dict[int, list[int]] = {}
+    names = {pk: state.kingdom_rows[pk].name for pk in counts}
+    try:
+        typed = mk.check_tiebreak_rolls(counts, dice or {}, names, "MK-DEPLOY-2")
+    except mk.RuleViolation as exc:
+        raise ServiceError(str(exc)) from exc
+    rolls: dict[int, list[int]] = {pk: list(values) for pk, values in typed.items()}
     for group in mk.tied_groups(counts):
-        values: dict[int, list[int]] = {pk: [roll_d6()] for pk in group}
-        while len({tuple(v) for v in values.values()}) < len(group):
-            for v in values.values():
-                v.append(roll_d6())
-        rolls.update(values)
+        if not any(pk in typed for pk in group):  # no dice typed in: the server rolls
+            values: dict[int, list[int]] = {pk: [roll_d6()] for pk in group}
+            while len({tuple(v) for v in values.values()}) < len(group):
+                for v in values.values():
+                    v.append(roll_d6())
+            rolls.update(values)
         for pk in group:
-            rec.roll(f"player order tie-break: {state.kingdom_rows[pk].name}", values[pk])
+            rec.roll(f"player order tie-break: {state.kingdom_rows[pk].name}", rolls[pk],
+                     "table" if pk in typed else "server")
     order = list(mk.player_order(counts, rolls))
     for position, pk in enumerate(order, start=1):
         row = state.kingdom_rows[pk]
@@ -589,6 +635,7 @@ def deploy_enter(state: MKState, rec: Recorder) -> None:
             rec.update(row, order_position=position)
     note(rec, "New player order (MK-DEPLOY-2): "
               + ", ".join(f"{state.kingdom_rows[pk].name} ({counts[pk]})" for pk in order) + ".")
+    gone: set[int] = set()
     if state.options.deploy_surplus == mk.REMOVE_NEWEST:
         for pk in order:
             armies = state.armies_of(pk)
@@ -602,59 +649,67 @@ def deploy_enter(state: MKState, rec: Recorder) -> None:
             if removed:
                 note(rec, f"{state.kingdom_rows[pk].name} has room for {room}: army "
                           f"{_numbers(removed)} removed (MK-AMB-17).")
+            gone.update(army.id for army in armies if army.number in removed)
+    if len(order) > 1:
+        state.holdings_map(order)  # every kingdom's holdings, in one query
+    done = [pk for pk in order if not can_deploy(state, {}, pk, gone)]
     data = winter_data(state.campaign)
     data["deploy"] = {"order": order, "rolls": {str(k): v for k, v in rolls.items()},
-                      "placed": {}, "last": None}
+                      "placed": {}, "last": None, "done": done}
     save_winter(rec, state.campaign, data)
 
 
 def placed_counts(state: MKState, placed: Mapping[str, str], pk: int) -> Counter[str]:
-    mine = {str(a.id) for a in state.armies_of(pk)}
-    return Counter(where for army_id, where in placed.items() if army_id in mine)
+    """How many of the kingdom's armies stand on each of its tiles so far this Deploy."""
+    mine = (str(a.id) for a in state.armies_of(pk))
+    return Counter(placed[army_id] for army_id in mine if army_id in placed)
 
 
-def waiting_armies(state: MKState, placed: Mapping[str, str], pk: int) -> list[mk.Army]:
-    """MK-DEPLOY-1: the kingdom's armies still in the staging area, by number."""
-    return sorted((a for a in state.armies_of(pk) if str(a.id) not in placed),
-                  key=lambda a: a.number)
+def waiting_armies(state: MKState, placed: Mapping[str, str], pk: int,
+                   gone: Collection[int] = ()) -> list[mk.Army]:
+    """MK-DEPLOY-1: the kingdom's armies still in the staging area, by number (``gone``: armies
+    just removed)."""
+    return sorted((a for a in state.armies_of(pk) if str(a.id) not in placed
+                   and a.id not in gone), key=lambda a: a.number)
 
 
-def can_deploy(state: MKState, placed: Mapping[str, str], pk: int) -> bool:
+def can_deploy(state: MKState, placed: Mapping[str, str], pk: int,
+               gone: Collection[int] = ()) -> bool:
     """MK-DEPLOY-4/5: whether the kingdom has an army still to place and room to place it."""
-    return bool(waiting_armies(state, placed, pk)
+    return bool(waiting_armies(state, placed, pk, gone)
                 and mk.legal_deploy_tiles(state.kingdoms[pk], kingdom_map(state, pk),
                                           placed_counts(state, placed, pk)))
 
 
 def deploy_pending(state: MKState) -> list[int]:
     """MK-DEPLOY-4/5: kingdoms with an army still to place and room to place it."""
-    placed = winter_data(state.campaign)["deploy"]["placed"]
+    deploy = winter_view(state.campaign)["deploy"]
+    placed, done = deploy["placed"], set(deploy.get("done", ()))
     if len(state.order) > 1:
         state.holdings_map(state.order)  # every kingdom's holdings, in one query
-    return [pk for pk in state.order if can_deploy(state, placed, pk)]
+    return [pk for pk in state.order if pk not in done and can_deploy(state, placed, pk)]
 
 
 def deploy_turn(state: MKState) -> int | None:
     """MK-DEPLOY-4: whose turn it is to deploy. Kingdoms are asked in the order the cycle goes
-    round (``mk.cycle_turn``), so only the holdings of those before the next one are read."""
-    deploy = winter_data(state.campaign)["deploy"]
+    round (``mk.cycle_turn``), skipping those that are done, so only the next one's tokens and
+    holdings are read."""
+    deploy = winter_view(state.campaign)["deploy"]
     last, placed = deploy.get("last"), deploy["placed"]
+    done = set(deploy.get("done", ()))
     if last is not None and last not in state.order:
         return mk.cycle_turn(state.order, last, deploy_pending(state))
     start = 0 if last is None else state.order.index(last) + 1
     count = len(state.order)
     for step in range(count):
         candidate = state.order[(start + step) % count]
+        if candidate in done:
+            continue
+        state.read_tokens_of([candidate])
+        state.holdings_map([candidate, *state.focus])
         if can_deploy(state, placed, candidate):
             return mk.cycle_turn(state.order, last, [candidate])
     return None
-
-
-def deploy_turn_page(state: MKState) -> int | None:
-    """``deploy_turn`` for a page that lists every kingdom's deployment as well: all holdings
-    are read at once (one query), whoever's turn it is."""
-    state.holdings_map(state.order)
-    return deploy_turn(state)
 
 
 def deploy_blockers(state: MKState) -> list[str]:
@@ -666,15 +721,31 @@ def deploy_blockers(state: MKState) -> list[str]:
             f"{', '.join(waiting)} (MK-DEPLOY-4/5)."]
 
 
-def deploy_army(kingdom: Kingdom, user: Any, number: int, tile: str) -> str:
+def deploy_brief(state: MKState, limit: int) -> tuple[list[str], int]:
+    """``deploy_blockers`` for a player's phone: whose turn it is and the first ``limit``
+    kingdoms still deploying (those not yet done), the others counted, without reading every
+    kingdom's armies and holdings."""
+    turn = deploy_turn(state)
+    if turn is None:
+        return [], 0
+    done = set(winter_view(state.campaign)["deploy"].get("done", ()))
+    waiting = [pk for pk in state.order if pk not in done]
+    names = ", ".join(state.kingdom_rows[pk].name for pk in waiting[:limit])
+    more = len(waiting) - min(limit, len(waiting))
+    return [f"{state.kingdom_rows[turn].name} is to deploy an army; still deploying: {names}"
+            + (f" and {more} more" if more else "") + " (MK-DEPLOY-4/5)."], 1
+
+
+def deploy_army(kingdom: Kingdom, user: Any, number: int, tile: str, *,
+                state: MKState | None = None) -> str:
     """MK-DEPLOY-4/6, MK-AMB-41: on your turn, one army from the staging area onto one of your
     settlements with room; it stands upright, unpaired, with no defend marker."""
     with transaction.atomic():
-        state = load_state(kingdom.campaign, lock=True)
+        state = state if state is not None else load_state(kingdom.campaign, lock=True)
         require_phase(state, DEPLOY, "armies are deployed in winter D) Deploy armies")
         row = kingdom_row(state, kingdom)
-        data = winter_data(state.campaign)
-        placed = data["deploy"]["placed"]
+        view = winter_view(state.campaign)
+        placed = view["deploy"]["placed"]
         turn = deploy_turn(state)
         if turn is None:
             raise ServiceError("Every army that has room is deployed.")
@@ -695,20 +766,21 @@ def deploy_army(kingdom: Kingdom, user: Any, number: int, tile: str) -> str:
         deployed = mk.deployed_army(army, tile)
         summary = f"{row.name} deploys army #{number} at {tile} (MK-DEPLOY-4)."
         with Recorder(state.campaign, user, "winter.deploy", summary, kingdom=row) as rec:
-            remove_pairing = [s for s in state.ship_rows.values() if s.paired_army_id == army.id]
-            for ship in remove_pairing:
+            for ship in _ships_paired_with(state, army.id, row.pk):
                 rec.update(ship, paired_army=None)
             rec.update(state.army_rows[army.id], tile=state.tile_rows[deployed.tile],
                        on_side=deployed.on_side, defending=deployed.defending)
-            placed[str(army.id)] = tile
-            data["deploy"]["last"] = row.pk
-            save_winter(rec, state.campaign, data)
+            placed = {**placed, str(army.id): tile}
+            deploy = {**view["deploy"], "placed": placed, "last": row.pk}
+            if not can_deploy(state, placed, row.pk):
+                deploy["done"] = [*deploy.get("done", ()), row.pk]
+            save_winter(rec, state.campaign, {**view, "deploy": deploy})
         return summary
 
 
 def deploy_close(state: MKState, rec: Recorder) -> None:
     """MK-DEPLOY-5, MK-AMB-17: armies that found no room are removed."""
-    placed = winter_data(state.campaign)["deploy"]["placed"]
+    placed = winter_view(state.campaign)["deploy"]["placed"]
     for pk in state.order:
         left = waiting_armies(state, placed, pk)
         for army in left:

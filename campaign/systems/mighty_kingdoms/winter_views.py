@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from campaign.access import Access
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms import standings
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.views import acting_kingdom, done, mk_access
 from campaign.views.common import refuse, tabs_context
@@ -37,7 +38,11 @@ def _number(request: HttpRequest, name: str, *, default: int | None = None) -> i
 
 
 def _act(request: HttpRequest, access: Access, action: Callable[[], str]) -> HttpResponse:
-    """Run a service; its summary becomes the success message, a refusal a 409 page."""
+    """Run a service; its summary becomes the success message, a refusal a 409 page. Once the
+    campaign is over (MK-AMB-20) every action is refused."""
+    if standings.ended(access.campaign):
+        return refuse(request, standings.end_message(access.campaign), status=409,
+                      context=tabs_context(access, "play"))
     try:
         summary = action()
     except (ServiceError, mk.RuleViolation) as exc:
