@@ -146,9 +146,9 @@ def test_a_players_play_page_counts_the_other_kingdoms_in_a_large_campaign() -> 
 
 
 def phone_pages_through_the_year(world: dict[str, Any]) -> list[tuple[str, int, int]]:
-    """The last summer month and the winter played by ``autoplay``; at each phase (and halfway
-    through orders, resolution and deployment) the queries of the first player's play page and
-    kingdom page."""
+    """The last summer month and the winter played by ``autoplay``; at each phase (as it opens,
+    halfway through orders, resolution and deployment, and on the player's first turn and
+    another's in each step) the queries of the first player's play page and kingdom page."""
     import random
 
     from campaign.systems.mighty_kingdoms import autoplay
@@ -174,6 +174,8 @@ def phone_pages_through_the_year(world: dict[str, Any]) -> list[tuple[str, int, 
         for url in urls:
             assert client.get(url).status_code == 200
         seen.append((phases.label(campaign), *(count(lambda u=u: client.get(u)) for u in urls)))
+
+    watch.mine = kingdom.pk  # type: ignore[attr-defined]  # its turns and others' are seen
 
     autoplay.play_summer_month(campaign, gm, random.Random(5), watch=watch)
     autoplay.play_winter(campaign, gm, watch=watch)

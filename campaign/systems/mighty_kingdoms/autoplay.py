@@ -28,11 +28,17 @@ def _state(campaign: Campaign) -> MKState:
 
 
 def _turns(campaign: Campaign, turn_of: Callable[[MKState], int | None] | None = None,
-           watch: Watch = None) -> Iterator[tuple[MKState, int]]:
+           watch: Watch = None, *, halfway: bool = True) -> Iterator[tuple[MKState, int]]:
     """Each turn of the current phase: the campaign loaded once, locked, in the transaction in
     which the caller acts on it (the services take that ``state`` instead of reading it again).
-    ``watch`` is called once, halfway through (one turn per army: about half the armies)."""
-    half = len(_state(campaign).armies) // 2 if watch is not None else 0
+
+    ``watch`` is called halfway through (with ``halfway``: one turn per army, so about half the
+    armies), and, when it has a ``mine`` attribute (the kingdom whose pages it looks at), on
+    the first turn of that kingdom and on the first turn of another: it sees the pages both
+    when its player is to act and when they wait, wherever the kingdom stands in the order."""
+    half = len(_state(campaign).armies) // 2 if watch is not None and halfway else 0
+    mine = getattr(watch, "mine", None)
+    seen: set[bool] = set()
     turns = 0
     while True:
         with transaction.atomic():
@@ -41,8 +47,11 @@ def _turns(campaign: Campaign, turn_of: Callable[[MKState], int | None] | None =
             if turn is None:
                 return
             turns += 1
-            if watch is not None and turns == half:
-                watch()
+            if watch is not None:
+                own = turn == mine
+                if turns == half or (mine is not None and own not in seen):
+                    watch()
+                seen.add(own)
             yield state, turn
 
 
@@ -88,7 +97,8 @@ def play_summer_month(campaign: Campaign, user: Any, rng: random.Random,
                       watch: Watch = None) -> None:
     """Orders (explore, else defend; regroup when on its side), resolution, reform.
 
-    ``watch`` is called as each phase opens and halfway through the orders and resolutions."""
+    ``watch`` is called as each phase opens and halfway through the orders and resolutions,
+    and on its kingdom's first turn and another's (see ``_turns``)."""
     if watch is not None:
         watch()
     taken: set[str] = set()
@@ -136,7 +146,8 @@ def play_winter(campaign: Campaign, user: Any, *, stop_in_buy: bool = False,
                 watch: Watch = None) -> None:
     """Recall, gather, tithes (everyone passes), one purchase each, feed all, deploy.
 
-    ``watch`` is called as each phase opens and halfway through the deployment."""
+    ``watch`` is called as each phase opens, halfway through the deployment, and in tithes,
+    purchases and deployment on its kingdom's first turn and another's (see ``_turns``)."""
     # Recall happened as winter began; answer the choices it left open, then close it.
     if watch is not None:
         watch()
@@ -145,11 +156,11 @@ def play_winter(campaign: Campaign, user: Any, *, stop_in_buy: bool = False,
         _choose_recall(state, pk, pending, user)
     _advance(campaign, user, watch)  # Recall closes
     _advance(campaign, user, watch)  # Gather closes: income booked
-    for state, turn in _turns(campaign):
+    for state, turn in _turns(campaign, watch=watch, halfway=False):
         ws.pass_turn(state.kingdom_rows[turn], user, mk.SUB_TITHE, state=state)
     _advance(campaign, user, watch)
     bought: set[int] = set()
-    for state, turn in _turns(campaign):
+    for state, turn in _turns(campaign, watch=watch, halfway=False):
         kingdom = state.kingdom_rows[turn]
         if turn in bought:
             if stop_in_buy:
