@@ -329,14 +329,15 @@ class MKState:
 
     def _all_tokens(self) -> tuple[list[mk.Army], list[mk.Ship]]:
         if self._every is None:
-            self._every = self._read_tokens(Q())
+            self._every = self._read_tokens(Q(campaign_id=self.campaign.pk))
         return self._every
 
     def _read_tokens(self, scope: Q, armies: bool = True) -> tuple[list[mk.Army], list[mk.Ship]]:
         """The armies and ships on the map within ``scope`` (two queries; one without
-        ``armies``). A pair's army and ship always share a kingdom and a tile, so a scope by
-        kingdom or by tile has both."""
-        where = Q(campaign_id=self.campaign.pk, tile__isnull=False) & scope
+        ``armies``): the campaign, some of its kingdoms or some tiles of its map, each named
+        alone so that the database looks the tokens up by that index. A pair's army and ship
+        always share a kingdom and a tile, so a scope by kingdom or by tile has both."""
+        where = Q(tile__isnull=False) & scope
         tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
         rank, last = self._rank, len(self._rank)
 
@@ -405,8 +406,7 @@ class MKState:
         if self._every is None:
             missing = [label for label in wanted if label not in self._at_tile]
             if missing:
-                armies, ships = self._read_tokens(Q(tile__map_id=self.map_row.pk,
-                                                    tile__label__in=missing))
+                armies, ships = self._read_tokens(self._on_tiles(missing))
                 for label in missing:
                     self._at_tile[label] = ([a for a in armies if a.tile == label],
                                             [s for s in ships if s.tile == label])
@@ -426,12 +426,16 @@ class MKState:
             return self.tokens_at(wanted)[1]
         missing = [label for label in wanted if label not in self._ships_at]
         if missing:
-            _, ships = self._read_tokens(
-                Q(tile__map_id=self.map_row.pk, tile__label__in=missing), armies=False)
+            _, ships = self._read_tokens(self._on_tiles(missing), armies=False)
             for label in missing:
                 self._ships_at[label] = [s for s in ships if s.tile == label]
         return sorted((s for label in wanted for s in self._ships_at[label]),
                       key=self._token_order)
+
+    def _on_tiles(self, labels: list[str]) -> Q:
+        """Tokens standing on ``labels`` of this map, found by their tile."""
+        return Q(tile_id__in=Tile.objects.filter(map_id=self.map_row.pk, label__in=labels)
+                 .values("pk"))
 
     def _token_order(self, token: mk.Army | mk.Ship) -> tuple[int, int]:
         return self._rank.get(token.kingdom, len(self._rank)), token.number
@@ -474,8 +478,9 @@ class MKState:
                 self._read_spots |= missing
             recs = sorted((self._tile_recs[p] for p in wanted if p in self._tile_recs),
                           key=lambda t: t.label)
-            inside = [t for t in recs if any(abs(t.q - q) <= radius and abs(t.r - r) <= radius
-                                             for q, r in spots)]
+            near = {(x, y) for q, r in spots for x in range(q - radius, q + radius + 1)
+                    for y in range(r - radius, r + radius + 1)}
+            inside = [t for t in recs if (t.q, t.r) in near]
             self._views[key] = _build(self.map_row, inside, recs)
         return self._views[key]
 
@@ -496,11 +501,14 @@ class MKState:
         if key not in self._views:
             capitals = [self.kingdom_rows[pk].capital_tile_id for pk in pks
                         if pk in self.kingdom_rows]
-            query = Q(controller_id__in=pks) | Q(pk__in=[c for c in capitals if c])
+            # Each branch is looked up by its own index (the controller's, the primary key,
+            # the map's labels), not by scanning the map: the kingdoms' tiles and capitals are
+            # on this campaign's map, so only the labels need the map named.
+            query = (Q(controller_id__in=pks) | Q(pk__in=[c for c in capitals if c]))
             if wanted:
-                query |= Q(label__in=wanted)
+                query |= Q(map_id=self.map_row.pk, label__in=wanted)
             recs = sorted((TileRec(*row) for row in
-                           Tile.objects.filter(query, map_id=self.map_row.pk).order_by()
+                           Tile.objects.filter(query).order_by()
                            .values_list(*REC_FIELDS)), key=lambda t: t.label)
             self._remember(recs)
             self._views[key] = (_build(self.map_row, recs, recs)
@@ -560,7 +568,9 @@ class MKState:
 
 def _tiles_at(map_id: int, positions: Iterable[tuple[int, int]]) -> list[TileRec]:
     """The tiles at ``positions`` (q, r), in one query on the (map, q, r) index, column by
-    column: each column asks for its rows (a range where they run unbroken)."""
+    column: each column asks for its rows (a range where they run unbroken). The map is named
+    in every column's condition so that the database looks each column up in that index rather
+    than reading the whole map (SQLite otherwise takes the map's index and scans it)."""
     wanted: dict[int, set[int]] = {}
     for x, y in positions:
         wanted.setdefault(x, set()).add(y)
@@ -568,10 +578,10 @@ def _tiles_at(map_id: int, positions: Iterable[tuple[int, int]]) -> list[TileRec
     for x in sorted(wanted):
         rows = sorted(wanted[x])
         if rows[-1] - rows[0] + 1 == len(rows):
-            query |= Q(q=x, r__range=(rows[0], rows[-1]))
+            query |= Q(map_id=map_id, q=x, r__range=(rows[0], rows[-1]))
         else:
-            query |= Q(q=x, r__in=rows)
-    tiles = Tile.objects.filter(query, map_id=map_id).order_by()
+            query |= Q(map_id=map_id, q=x, r__in=rows)
+    tiles = Tile.objects.filter(query).order_by()
     return [TileRec(*row) for row in tiles.values_list(*REC_FIELDS)]
 
 
