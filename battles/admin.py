@@ -2,17 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from battles.models import (
-    Army,
-    ArmyList,
-    Artefact,
-    Battle,
-    Order,
-    Ship,
-    Unit,
-    UnitStrengthEvent,
-    WizardQuest,
-)
+from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
 
 
 @admin.register(Army)
@@ -21,16 +11,6 @@ class ArmyAdmin(admin.ModelAdmin):
     raw_id_fields = ("campaign", "kingdom", "tile")
 
 
-@admin.register(Ship)
-class ShipAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "campaign", "tile", "on_side", "paired_army")
-    raw_id_fields = ("campaign", "kingdom", "tile", "paired_army")
-
-
-@admin.register(Order)
-class OrderAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "campaign", "kingdom", "kind", "given_seq", "resolved_seq")
-    raw_id_fields = ("campaign", "kingdom", "army", "ship", "from_tile", "target")
 
 
 @admin.register(Battle)
@@ -55,15 +35,3 @@ class UnitAdmin(admin.ModelAdmin):
 class UnitStrengthEventAdmin(admin.ModelAdmin):
     list_display = ("unit", "battle", "delta", "reason", "year", "month")
     raw_id_fields = ("unit", "battle", "event")
-
-
-@admin.register(Artefact)
-class ArtefactAdmin(admin.ModelAdmin):
-    list_display = ("name", "campaign", "points", "in_pool", "holder_unit", "held_by_capital_of")
-    raw_id_fields = ("campaign", "holder_unit", "held_by_capital_of", "captured_in")
-
-
-@admin.register(WizardQuest)
-class WizardQuestAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "hero", "die", "modifier", "total", "result", "artefact")
-    raw_id_fields = ("campaign", "kingdom", "hero", "tower", "artefact", "event")

@@ -25,12 +25,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from battles import services
-from battles.models import Army, Artefact, Battle, Ship, Unit
+from battles.models import Army, Battle, Unit
 from battles.rules import mighty_kingdoms as mkb
 from campaign.access import Access, get_kingdom_for
 from campaign.models import Kingdom, Role
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.models import Artefact, Ship
 from campaign.systems.mighty_kingdoms.views import mk_access
 from campaign.views.common import refuse, tabs_context
 

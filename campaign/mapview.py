@@ -76,7 +76,8 @@ def blank_map(campaign: Campaign) -> Map:
 
 
 def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
-    from battles.models import Army, Ship  # battles builds on campaign, not the other way round
+    from battles.models import Army
+    from campaign.systems.mighty_kingdoms.models import Ship
 
     game_map = Map.objects.filter(campaign=campaign).first() or blank_map(campaign)
     kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}

@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "campaign",
     "ledger",
     "battles",
+    "campaign.systems.mighty_kingdoms",
 ]
 
 MIDDLEWARE = [

@@ -50,17 +50,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from PIL import Image
 
-from battles.models import (
-    Army,
-    ArmyList,
-    Artefact,
-    Battle,
-    Order,
-    Ship,
-    Unit,
-    UnitStrengthEvent,
-    WizardQuest,
-)
+from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
 from campaign.chronicle import Recorder
 from campaign.images import ImageRejected, process_crest, process_photo
 from campaign.models import (
@@ -78,7 +68,15 @@ from campaign.models import (
 from campaign.rules import geometry
 from campaign.rules.options import OptionError
 from campaign.rulesystems import REGISTRY, get_system
-from ledger.models import Balance, LedgerEntry, Purchase, Tithe
+from campaign.systems.mighty_kingdoms.models import (
+    Artefact,
+    Order,
+    Purchase,
+    Ship,
+    Tithe,
+    WizardQuest,
+)
+from ledger.models import Balance, LedgerEntry
 
 FORMAT = "hexkeep-campaign"
 VERSION = 2

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from ledger.models import Balance, LedgerEntry, Purchase, Tithe
+from ledger.models import Balance, LedgerEntry
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -40,15 +40,3 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
 class BalanceAdmin(ReadOnlyAdmin):
     list_display = ("kingdom", "resource", "amount")
     raw_id_fields = ("kingdom",)
-
-
-@admin.register(Tithe)
-class TitheAdmin(ReadOnlyAdmin):
-    list_display = ("campaign", "year", "giver", "receiver", "gold", "food")
-    raw_id_fields = ("campaign", "giver", "receiver", "event")
-
-
-@admin.register(Purchase)
-class PurchaseAdmin(ReadOnlyAdmin):
-    list_display = ("campaign", "year", "kingdom", "kind", "tile_label", "gold", "food")
-    raw_id_fields = ("campaign", "kingdom", "event")

@@ -54,7 +54,8 @@ def describe_edges(tile: Tile, labels: dict[str, str]) -> list[tuple[str, str]]:
 def _panel_context(access: Access, tile: Tile | None) -> dict:
     if tile is None:
         return {"tile": None}
-    from battles.models import Army, Ship
+    from battles.models import Army
+    from campaign.systems.mighty_kingdoms.models import Ship
 
     system = access.campaign.system
     terrain = system.terrain(tile.terrain)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from battles import services
-from battles.models import Army, ArmyList, Battle, Ship, Unit, UnitStrengthEvent
+from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
 from campaign.models import Campaign, Event
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.models import Ship
 from tests.battles.conftest import World, dump, unit
 
 pytestmark = pytest.mark.django_db

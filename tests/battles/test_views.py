@@ -15,8 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles import services
-from battles.models import ArmyList, Battle, Ship, Unit, UnitStrengthEvent
+from battles.models import ArmyList, Battle, Unit, UnitStrengthEvent
 from campaign.models import Event
+from campaign.systems.mighty_kingdoms.models import Ship
 from tests.battles.conftest import World, dump, set_options, unit
 
 pytestmark = pytest.mark.django_db

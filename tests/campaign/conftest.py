@@ -20,7 +20,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from PIL import Image
 
-from battles.models import Army, Ship
+from battles.models import Army
 from campaign import services
 from campaign.models import (
     Campaign,
@@ -33,6 +33,7 @@ from campaign.models import (
     Role,
     Tile,
 )
+from campaign.systems.mighty_kingdoms.models import Ship
 from tests.conftest import add_member, make_campaign, make_user
 
 PERSONAS = ("anonymous", "outsider", "observer", "player", "other_player", "gm", "admin")

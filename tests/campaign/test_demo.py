@@ -10,8 +10,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
-from battles.models import Army, Ship
+from battles.models import Army
 from campaign.models import Campaign, Event, Membership
+from campaign.systems.mighty_kingdoms.models import Ship
 from ledger.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db

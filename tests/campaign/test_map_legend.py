@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from battles.models import Army, Ship
+from battles.models import Army
 from campaign import mapsvg, mapview
 from campaign.models import Kingdom, Tile
 from campaign.rulesystems import GENERIC_SHAPES, SETTLEMENT_SHAPES, Choice, get_system
+from campaign.systems.mighty_kingdoms.models import Ship
 from campaign.views.maps import legend
 from tests.campaign.conftest import World
 

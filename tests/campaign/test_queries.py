@@ -14,10 +14,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles.models import Army, Ship
+from battles.models import Army
 from campaign import services
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom, Role, Tile, Visibility
+from campaign.systems.mighty_kingdoms.models import Ship
 from tests.conftest import add_member, make_campaign, make_user
 
 SIZES = [(10, 10), (50, 40)]

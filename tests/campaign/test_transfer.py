@@ -24,9 +24,10 @@ from django.test import Client
 from django.urls import reverse
 from PIL import Image
 
-from battles.models import Army, Ship
+from battles.models import Army
 from campaign import chronicle, services, transfer
 from campaign.models import Campaign, Event, Kingdom, Membership, Photo, Role, Tile
+from campaign.systems.mighty_kingdoms.models import Ship
 from ledger.models import Balance, LedgerEntry
 from tests.campaign.conftest import as_imported, without_import_event
 from tests.conftest import make_campaign, make_png, make_user

@@ -18,23 +18,21 @@ from django.core.management import call_command
 from django.db import models
 from django.urls import reverse
 
-from battles.models import (
-    Army,
-    ArmyList,
-    Artefact,
-    Battle,
-    Order,
-    Ship,
-    Unit,
-    UnitStrengthEvent,
-    WizardQuest,
-)
+from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
 from campaign import chronicle, services, transfer
 from campaign.models import Campaign, Event, Kingdom, Membership, Photo, Role, Tile
 from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import advanced, phases
+from campaign.systems.mighty_kingdoms.models import (
+    Artefact,
+    Order,
+    Purchase,
+    Ship,
+    Tithe,
+    WizardQuest,
+)
 from campaign.systems.mighty_kingdoms.state import load_state
-from ledger.models import Balance, LedgerEntry, Purchase, Tithe
+from ledger.models import Balance, LedgerEntry
 from tests.campaign.conftest import as_imported, seat_again, without_import_event
 from tests.conftest import add_member, make_campaign
 from tests.mk.test_quests import fixed_list

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from battles.models import Army, Ship
+from battles.models import Army
 from campaign.models import Kingdom, Role, Tile
+from campaign.systems.mighty_kingdoms.models import Ship
 from tests.conftest import add_member, make_campaign, make_user
 from tests.e2e.conftest import shot
 

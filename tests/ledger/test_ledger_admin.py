@@ -11,7 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.systems.mighty_kingdoms import winter_services as ws
-from ledger.models import Balance, LedgerEntry, Purchase, Tithe
+from campaign.systems.mighty_kingdoms.models import Purchase, Tithe
+from ledger.models import Balance, LedgerEntry
 from ledger.rules.mighty_kingdoms import Purchase as Buy
 from tests.mk.test_winter_world import World, plain_summer, to_phase, tv3  # noqa: F401
 

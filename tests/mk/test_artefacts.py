@@ -13,12 +13,13 @@ import pytest
 from django.urls import reverse
 
 from battles import services as battles
-from battles.models import Army, Artefact, Battle, Unit
+from battles.models import Army, Battle, Unit
 from battles.rules import mighty_kingdoms as mkb
 from campaign.chronicle import undo_latest
 from campaign.models import Campaign, Event, Kingdom
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import advanced, summer
+from campaign.systems.mighty_kingdoms.models import Artefact
 from tests.mk.test_quests import dump, fixed_list, set_options
 from tests.mk.test_summer_scene import Scene, campaign, scene  # noqa: F401
 

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
-from battles.models import Army, Battle, Ship
+from battles.models import Army, Battle
 from campaign.chronicle import undo_latest
 from campaign.models import Campaign, Event
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import battle_play as bp
 from campaign.systems.mighty_kingdoms import summer
+from campaign.systems.mighty_kingdoms.models import Ship
 from tests.mk.test_summer_scene import Scene, army_key, campaign, dump, fixed_dice, scene  # noqa: F401
 
 pytestmark = pytest.mark.django_db

@@ -18,11 +18,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from battles.models import Army, ArmyList, Artefact, Battle, Unit, UnitStrengthEvent
+from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
 from campaign.chronicle import undo_latest
 from campaign.models import Campaign, Event, Kingdom, Membership, Role
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import summer, summer_battles
+from campaign.systems.mighty_kingdoms.models import Artefact
 from tests.mk.test_quests import fixed_list, set_options
 from tests.mk.test_summer_scene import DUMPED, Scene, army_key, campaign, scene  # noqa: F401
 

@@ -26,10 +26,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from battles.models import Army, Battle, Order, Ship
+from battles.models import Army, Battle
 from campaign.models import Campaign, Event, Kingdom, Tile, Visibility
 from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import phases
+from campaign.systems.mighty_kingdoms.models import Order, Ship
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger.models import Balance, LedgerEntry
 from tests.mk import webforms

@@ -28,10 +28,11 @@ from django.test import Client
 from django.urls import reverse
 
 from battles import services as battle_services
-from battles.models import Army, ArmyList, Artefact, Battle, Order, Ship, Unit
+from battles.models import Army, ArmyList, Battle, Unit
 from battles.rules import mighty_kingdoms as mkb
 from campaign.models import Campaign, Event, Kingdom, Membership, Tile
 from campaign.systems.mighty_kingdoms import phases, summer
+from campaign.systems.mighty_kingdoms.models import Artefact, Order, Ship
 from ledger.models import Balance, LedgerEntry
 from tests.mk.test_summer_scene import (  # noqa: F401
     Scene,

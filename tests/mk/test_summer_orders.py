@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from battles.models import Order, Ship
 from campaign.models import Event, Visibility
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import phases, summer
+from campaign.systems.mighty_kingdoms.models import Order, Ship
 from campaign.systems.mighty_kingdoms.state import load_state
 from tests.mk.test_summer_scene import Scene, campaign, dump, scene  # noqa: F401
 

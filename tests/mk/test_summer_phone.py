@@ -12,8 +12,9 @@ from typing import Any, Callable
 
 import pytest
 
-from battles.models import Army, Order
+from battles.models import Army
 from campaign.systems.mighty_kingdoms import summer
+from campaign.systems.mighty_kingdoms.models import Order
 from tests.e2e.conftest import shot
 from tests.mk.test_summer_scene import Scene, campaign, scene  # noqa: F401
 from tests.phone import log_in, on_a_phone

@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 
-from battles.models import Army, Order
+from battles.models import Army
 from campaign.models import Event, Kingdom
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import phases, summer
+from campaign.systems.mighty_kingdoms.models import Order
 from campaign.systems.mighty_kingdoms.state import load_state
 from tests.mk.test_summer_scene import Scene, campaign, dump, fixed_dice, scene  # noqa: F401
 

@@ -22,9 +22,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from battles.models import Army, Battle, Order, Ship
+from battles.models import Army, Battle
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.mighty_kingdoms import phases, summer, summer_common
+from campaign.systems.mighty_kingdoms.models import Order, Ship
 from campaign.systems.mighty_kingdoms.state import load_state
 from tests.conftest import make_campaign
 

@@ -7,10 +7,11 @@ from typing import Any, Callable
 
 import pytest
 
-from battles.models import Army, Battle, Order
+from battles.models import Army, Battle
 from campaign.chronicle import undo_latest
 from campaign.models import Event
 from campaign.systems.mighty_kingdoms import phases, summer
+from campaign.systems.mighty_kingdoms.models import Order
 from tests.mk.test_summer_scene import (  # noqa: F401
     Scene,
     army_key,

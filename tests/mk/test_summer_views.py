@@ -15,8 +15,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles.models import Army, Battle, Order
+from battles.models import Army, Battle
 from campaign.models import Event, Role
+from campaign.systems.mighty_kingdoms.models import Order
 from tests.conftest import add_member, make_user
 from tests.mk.test_summer_scene import (  # noqa: F401
     Scene,

@@ -27,8 +27,9 @@ from django.urls import reverse
 
 from campaign.models import Event
 from campaign.systems.mighty_kingdoms import winter_services as ws
+from campaign.systems.mighty_kingdoms.models import Purchase
 from ledger import services as ledger
-from ledger.models import LedgerEntry, Purchase
+from ledger.models import LedgerEntry
 from tests.mk.test_winter_world import (  # noqa: F401 (fixtures)
     World,
     books_agree,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from campaign.systems.mighty_kingdoms import winter_services as ws
-from ledger.models import Purchase
+from campaign.systems.mighty_kingdoms.models import Purchase
 from tests.mk.test_winter_world import build_tv3, plain_summer, to_phase  # noqa: F401
 from tests.phone import fits_a_phone, on_a_phone, shot
 

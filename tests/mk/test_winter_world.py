@@ -19,14 +19,15 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from battles.models import Army, Ship
+from battles.models import Army
 from campaign.models import Campaign, Event, Kingdom, Role, Tile
 from campaign.systems.mighty_kingdoms import phases, summer
 from campaign.systems.mighty_kingdoms import winter_services as ws
+from campaign.systems.mighty_kingdoms.models import Purchase, Ship, Tithe
 from campaign.systems.mighty_kingdoms.phases import PhaseHandler
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger import services as ledger
-from ledger.models import Balance, LedgerEntry, Purchase, Tithe
+from ledger.models import Balance, LedgerEntry
 from tests.conftest import add_member, make_campaign, make_user
 
 NAMES = ("C0", "C1", "C2", "V1", "V2", "V3", "F1", "E1", "E2", "E3",
@@ -273,5 +274,6 @@ def test_winter_world_is_tv_mk_3_at_the_end_of_month_6(tv3: World) -> None:
 
 @pytest.mark.django_db
 def test_winter_world_dump_covers_ledger_tables(tv3: World) -> None:
-    assert {"ledger.LedgerEntry", "ledger.Balance", "ledger.Tithe", "ledger.Purchase",
+    assert {"ledger.LedgerEntry", "ledger.Balance", "mighty_kingdoms.Tithe",
+            "mighty_kingdoms.Purchase",
             "battles.Army", "campaign.Tile"} <= set(dump())

@@ -21,16 +21,17 @@ from django.db import transaction
 from django.db.models.functions import Lower
 
 from battles import services as battles
-from battles.models import Artefact, Unit, UnitStrengthEvent, WizardQuest
+from battles.models import Unit, UnitStrengthEvent
 from battles.rules import mighty_kingdoms as mkb
 from campaign.chronicle import Recorder
 from campaign.models import Campaign, Kingdom, Visibility
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import winter_services as ws
+from campaign.systems.mighty_kingdoms.models import Artefact, WizardQuest
+from campaign.systems.mighty_kingdoms.models import Purchase as PurchaseRow
 from campaign.systems.mighty_kingdoms.phases import phase_key
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
-from ledger.models import Purchase as PurchaseRow
 from ledger.rules import mighty_kingdoms as eco
 from ledger.services import link_to_event
 

@@ -21,7 +21,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 
 from battles import services as army_lists
-from battles.models import Army, Battle, Ship, Unit
+from battles.models import Army, Battle, Unit
 from battles.rules import mighty_kingdoms as kow
 from campaign import mapview
 from campaign.access import Access
@@ -49,9 +49,9 @@ from campaign.pdf import (
 )
 from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms.advanced import quests_on
+from campaign.systems.mighty_kingdoms.models import Ship, Tithe
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger import pdf as ledger_sheets
-from ledger.models import Tithe
 from ledger.rules import mighty_kingdoms as economy
 
 RESOURCES = ("gold", "food")

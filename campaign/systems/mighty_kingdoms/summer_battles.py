@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
-from battles.models import Army, Battle, Ship
+from battles.models import Army, Battle
 from battles.rules import mighty_kingdoms as mkb
 from battles.services import (
     apply_unit_results,
@@ -36,6 +36,7 @@ from campaign.chronicle import Recorder
 from campaign.models import Kingdom
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.models import Ship
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from campaign.systems.mighty_kingdoms.summer_common import (
     all_movers,

@@ -17,10 +17,11 @@ from typing import Any, NamedTuple
 from django.db.models import Count, Max, Q, TextField
 from django.db.models.functions import Cast
 
-from battles.models import Army, Battle, Order, Ship
+from battles.models import Army, Battle
 from campaign.models import Kingdom
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.models import Order, Ship
 from campaign.systems.mighty_kingdoms.state import MKState
 
 # Where the server's dice come from; tests put a predictable generator here.

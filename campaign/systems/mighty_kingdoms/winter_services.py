@@ -23,16 +23,17 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from battles.models import Army, Ship
+from battles.models import Army
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.models import Purchase as PurchaseRow
+from campaign.systems.mighty_kingdoms.models import Ship
+from campaign.systems.mighty_kingdoms.models import Tithe as TitheRow
 from campaign.systems.mighty_kingdoms.phases import label, note, phase_key
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from ledger import services as ledger
-from ledger.models import Purchase as PurchaseRow
-from ledger.models import Tithe as TitheRow
 from ledger.rules import mighty_kingdoms as eco
 
 WINTER = mk.WINTER
