@@ -259,7 +259,7 @@ class Army:
 class GameState:
     """Everything the rules read: the map, every territory's holding, the roads, the armies, the
     kingdoms in seating order (clockwise) with their fixed capitals (WOK-CAP-1), stockpiles, the
-    round and the current phase or Construction step."""
+    round, the current phase or Construction step, the lead player and the active player."""
 
     map: MapDef
     holdings: Mapping[str, Holding]
@@ -271,6 +271,7 @@ class GameState:
     round: int = 1
     phase: str = CONSTRUCTION
     lead: str | None = None
+    active: str | None = None
     eliminated: frozenset[str] = frozenset()
     forfeited: frozenset[str] = frozenset()
 
