@@ -238,7 +238,9 @@ EMPTY_HOLDING = Holding()
 @dataclass(frozen=True)
 class Army:
     """An army token (WOK-ARMY-1). ``culture`` is the shield colour (WOK-CULT-1); ``owner`` is who
-    commands it now, which differs only after a forfeiture (WOK-AMB-20)."""
+    commands it now, which differs only after a forfeiture (WOK-AMB-20). ``came_from`` is the
+    last territory it left on its latest move, where a withdrawing attacker goes back to
+    (WOK-BATTLE-11)."""
 
     id: str
     owner: str
@@ -247,6 +249,7 @@ class Army:
     ready: bool = True
     raised_round: int | None = None
     culture: str = ""
+    came_from: str | None = None
 
     def __post_init__(self) -> None:
         if not self.culture:

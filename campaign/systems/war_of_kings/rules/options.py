@@ -41,7 +41,8 @@ class Options:
       city this round (WOK-AMB-16).
     * ``prices``: the Table 4 edition (WOK-V06-6). ``militia``: the Table 5 edition
       (WOK-V06-7). ``raze_loot``: the Table 8 edition (WOK-V06-10). ``plague``: blue Battle Dice
-      per army or purple dice spread freely (WOK-V06-3).
+      per army or purple dice spread freely (WOK-V06-3). ``exploration``: Table 9 or the v0.6
+      Discovery results, which add an empty territory and a vein of gold (WOK-V06-2).
     * ``fort_dice_on_counterattack``: v0.6 rolls Fortification Dice on the counterattack too
       (WOK-V06-8).
     * ``foreign_upgrades``: v0.6 lets a player upgrade another culture's settlement
@@ -65,6 +66,7 @@ class Options:
     militia: str = V101
     raze_loot: str = V101
     plague: str = V101
+    exploration: str = V101
     fort_dice_on_counterattack: bool = False
     foreign_upgrades: bool = False
     malador_towns: bool = False
@@ -82,7 +84,7 @@ class Options:
             "exclusive_timing": (END_OF_ROUND, STRICT),
             "tied_challengers": (VACATE, HOLDER_KEEPS),
             "prices": (V101, V06), "militia": (V101, V06), "raze_loot": (V101, V06),
-            "plague": (V101, V06),
+            "plague": (V101, V06), "exploration": (V101, V06),
             "rebellion_to": (TO_CULTURE, TO_MALADOR),
             "eliminated_territories": (TO_MALADOR, UNCONTROLLED),
         }
@@ -95,12 +97,13 @@ DEFAULTS = Options()
 
 
 def v06_options(base: Options = DEFAULTS) -> Options:
-    """The v0.6 preview wherever its numbers or permissions differ (WOK-V06-3, WOK-V06-6,
+    """The v0.6 preview wherever its numbers or permissions differ (WOK-V06-2, WOK-V06-3, WOK-V06-6,
     WOK-V06-7, WOK-V06-8, WOK-V06-10, WOK-V06-11, WOK-V06-12, WOK-V06-13, WOK-V06-14,
     WOK-V06-16, WOK-V06-19). The piece caps stay as configured: v0.6's 28/28/14 pieces
     (WOK-V06-1) have no stated split per colour."""
     return replace(
         base, merchant_ap=2, warlord_ap=2, prices=V06, militia=V06, raze_loot=V06, plague=V06,
+        exploration=V06,
         fort_dice_on_counterattack=True, foreign_upgrades=True, malador_towns=True,
         event_card_trading=False, resupply_needs_controlled_chain=False, rebellion_to=TO_MALADOR,
     )
@@ -138,6 +141,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("raze_loot", "Razing table", "choice", V101, rule_id="WOK-V06-10",
                choices=_EDITION),
     OptionSpec("plague", "Plague", "choice", V101, rule_id="WOK-V06-3", choices=_EDITION),
+    OptionSpec("exploration", "Exploration results", "choice", V101, rule_id="WOK-V06-2",
+               choices=_EDITION),
     OptionSpec("fort_dice_on_counterattack", "Fortification Dice on the counterattack", "bool",
                False, rule_id="WOK-V06-8"),
     OptionSpec("foreign_upgrades", "Upgrade other cultures' settlements", "bool", False,
