@@ -88,6 +88,10 @@ class RuleSystem:
       ``inputs`` is the posted form, e.g. dice typed in for the phase change), and
       ``urlpatterns`` (the system's own pages, mounted under ``/c/<slug>/<url_prefix>/`` in the
       ``<url_prefix>`` namespace).
+    - ``demo``: dotted path of the system's demo module (empty: the system has no demo), which
+      defines ``CAMPAIGNS``, a tuple of ``campaign.demo.DemoCampaign`` (a campaign slug and
+      ``build(users)``, which creates that campaign from the demo users); ``manage.py
+      load_demo`` builds each whose slug is still free.
     """
 
     slug: str
@@ -104,6 +108,7 @@ class RuleSystem:
     templates: Mapping[str, str] = field(default_factory=dict)
     shell: str = ""
     url_prefix: str = ""
+    demo: str = ""
     read_only: bool = False
     # Whether the system's own pages need the campaign to have a map (of ``map_style.kind``):
     # an imported file without one, or with another kind of map, is refused.

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import sys
+import types
 from collections import Counter
+from collections.abc import Callable, Iterator
 from io import StringIO
 from typing import Any
 
@@ -11,7 +15,8 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
 from battles.models import Army
-from campaign.models import Campaign, Event, Membership
+from campaign import services
+from campaign.models import Campaign, Event, Kingdom, Membership
 from campaign.systems.mighty_kingdoms.models import Ship
 from ledger.models import LedgerEntry
 
@@ -62,18 +67,137 @@ def test_an_interrupted_demo_leaves_no_half_built_campaign(monkeypatch: Any) -> 
     """Each demo campaign is built in one transaction: a failure part-way leaves nothing of
     it, and the next run builds it whole."""
     from campaign import demo
+    from campaign.systems.mighty_kingdoms import demo as mk_demo
 
     def broken(users: Any) -> None:
-        demo._members_and_kingdoms(Campaign.objects.create(name="Half", slug="shattered-coast",
-                                                           rule_system="mighty-kingdoms"),
-                                   users, demo.MK_KINGDOMS)
+        demo.found_kingdoms(Campaign.objects.create(name="Half", slug="shattered-coast",
+                                                    rule_system="mighty-kingdoms"),
+                            users, mk_demo.MK_KINGDOMS)
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(demo, "_mighty_kingdoms_demo", broken)
+    monkeypatch.setattr(mk_demo, "CAMPAIGNS", (demo.DemoCampaign("shattered-coast", broken),))
     with pytest.raises(RuntimeError):
         demo.load_demo()
     assert not Campaign.objects.filter(slug="shattered-coast").exists()
     assert not Membership.objects.exists()
+
+
+# -- demos by rule system --------------------------------------------------------------------
+
+# A second rule system for the tests below: Mighty Kingdoms under another slug, with a demo of
+# its own (registered by the ``two_systems`` fixture).
+CHECK = "demo-check"
+
+
+def _small_campaign(slug: str, system: str) -> Callable[[dict[str, User]], Campaign]:
+    """A demo builder that makes a 3x3 campaign of ``system`` where alice founds a kingdom."""
+
+    def build(users: dict[str, User]) -> Campaign:
+        from campaign.demo import found_kingdoms
+
+        campaign = services.create_campaign(users["gm"], name=slug.title(), slug=slug,
+                                            rule_system=system, width=3, height=3, seed=1)
+        found_kingdoms(campaign, users, (("alice", "Small", "#123456"),))
+        return campaign
+
+    return build
+
+
+@pytest.fixture
+def two_systems(monkeypatch: Any) -> Iterator[None]:
+    """Mighty Kingdoms with one small demo campaign in place of its two (they take seconds to
+    play), and a second system registered as ``CHECK`` whose demo has two small campaigns."""
+    from campaign import rulesystems
+    from campaign.demo import DemoCampaign
+    from campaign.systems.mighty_kingdoms import demo as mk_demo
+
+    monkeypatch.setattr(mk_demo, "CAMPAIGNS", (
+        DemoCampaign("mk-small", _small_campaign("mk-small", "mighty-kingdoms")),))
+    module = types.ModuleType("hexkeep_demo_check")
+    module.SYSTEM = dataclasses.replace(  # type: ignore[attr-defined]
+        rulesystems.get_system("mighty-kingdoms"), slug=CHECK, label="Demo check",
+        demo="hexkeep_demo_check")
+    module.CAMPAIGNS = (  # type: ignore[attr-defined]
+        DemoCampaign("check-one", _small_campaign("check-one", CHECK)),
+        DemoCampaign("check-two", _small_campaign("check-two", CHECK)),
+    )
+    monkeypatch.setitem(sys.modules, "hexkeep_demo_check", module)
+    monkeypatch.setitem(rulesystems.REGISTRY, CHECK, "hexkeep_demo_check:SYSTEM")
+    rulesystems.get_system.cache_clear()
+    yield
+    rulesystems.get_system.cache_clear()
+
+
+def _load(*args: str) -> str:
+    out = StringIO()
+    call_command("load_demo", *args, stdout=out)
+    return out.getvalue()
+
+
+def _state() -> tuple[list[tuple[str, str]], int, int, int, int]:
+    """The demo's campaigns (slug, system) and how many users, memberships, kingdoms and events
+    there are."""
+    return (list(Campaign.objects.order_by("slug").values_list("slug", "rule_system")),
+            User.objects.count(), Membership.objects.count(), Kingdom.objects.count(),
+            Event.objects.count())
+
+
+def test_load_demo_system_loads_that_systems_demo_alone_once(two_systems: None,
+                                                             settings: Any) -> None:
+    """``--system SLUG`` builds the demo campaigns of that system only, prints the logins, and
+    run again changes nothing; the other system's demo is still built when asked for."""
+    settings.DEBUG = True
+    out = _load("--system", CHECK)
+    assert "Demo campaigns created: check-one, check-two\n" in out
+    assert "alice    password hexkeep-demo" in out
+    assert _state()[0] == [("check-one", CHECK), ("check-two", CHECK)]
+    # Six users; each campaign: the GM and five by invitation, one kingdom, and 12 events
+    # (created, five invitations made and accepted, the kingdom founded).
+    assert _state()[1:] == (6, 12, 2, 24)
+    before = _state()
+    again = _load("--system", CHECK)
+    assert "Demo campaigns already present; nothing changed." in again
+    assert "alice    password hexkeep-demo" in again
+    assert _state() == before
+    assert "Demo campaigns created: mk-small\n" in _load("--system", "mighty-kingdoms")
+    assert "nothing changed" in _load()
+    assert _state()[0] == [("check-one", CHECK), ("check-two", CHECK),
+                           ("mk-small", "mighty-kingdoms")]
+
+
+def test_load_demo_loads_every_systems_demo_and_only_what_is_missing(two_systems: None,
+                                                                     settings: Any) -> None:
+    """Without ``--system`` every registered system's demo loads, in registry order; a demo
+    campaign that is gone is built again, alone."""
+    settings.DEBUG = True
+    assert "Demo campaigns created: mk-small, check-one, check-two\n" in _load()
+    before = _state()
+    assert "nothing changed" in _load()
+    assert _state() == before
+    Campaign.objects.get(slug="check-two").delete()
+    assert "Demo campaigns created: check-two\n" in _load()
+    assert _state()[0] == before[0]
+
+
+def test_load_demo_of_an_unknown_system_is_refused_with_the_known_ones(two_systems: None,
+                                                                      settings: Any) -> None:
+    settings.DEBUG = True
+    with pytest.raises(CommandError) as refused:
+        _load("--system", "no-such-system")
+    assert str(refused.value) == ("Unknown rule system 'no-such-system': the known ones are "
+                                  "demo-check, mighty-kingdoms.")
+    assert not User.objects.exists() and not Campaign.objects.exists()
+
+
+def test_load_demo_names_every_registered_system_when_refusing(settings: Any) -> None:
+    """The list of known systems is the registry's, whatever it holds."""
+    from campaign.rulesystems import REGISTRY
+
+    settings.DEBUG = True
+    with pytest.raises(CommandError) as refused:
+        _load("--system", "mk")
+    assert str(refused.value) == (f"Unknown rule system 'mk': the known ones are "
+                                  f"{', '.join(sorted(REGISTRY))}.")
 
 
 def test_demo_has_kings_of_war_lists_and_a_simple_campaign_with_pending_battles(
@@ -99,7 +223,7 @@ def test_demo_has_kings_of_war_lists_and_a_simple_campaign_with_pending_battles(
     alice, bob = (login(User.objects.get(username=n)) for n in ("alice", "bob"))
     # Army #2 fought, so every player reads its list (MK-SETUP-7); army #3 has not.
     for number, bob_sees in ((2, 200), (3, 403)):
-        url = reverse("campaign:battles:army", args=[coast.slug, aldmark[number].pk])
+        url = reverse("mk:armies:army", args=[coast.slug, aldmark[number].pk])
         page = alice.get(url)
         assert page.status_code == 200
         assert ("High Paladin" if number == 2 else "Ur-Elohi") in page.content.decode()
@@ -128,7 +252,7 @@ def test_demo_kings_of_war_battle_leaves_unit_strength_history() -> None:
     loses a Kings of War land battle (MK-LAND-2, MK-RESULT-1); the GM entered each unit's rout
     events, so those units carry their +1 and -1 (MK-US-1/2) and the chronicle tells them."""
     from battles.models import Battle, UnitStrengthEvent
-    from battles.services import army_units
+    from campaign.systems.mighty_kingdoms.forces import army_units
 
     call_command("load_demo", "--on-a-live-site", stdout=StringIO())
     coast = Campaign.objects.get(slug="shattered-coast")
