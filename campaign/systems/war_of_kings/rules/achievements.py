@@ -241,7 +241,7 @@ def end_of_round(state: GameState, holders: Holders, options: Options = DEFAULTS
     """WOK-TURN-5, WOK-TURN-6, WOK-WIN-1, WOK-WIN-2, WOK-WIN-3: update the exclusive holders,
     tally AP, and among those at or above the target the highest tie-break key wins; an exact tie
     on the whole key is a shared game. The Malador never score (WOK-MAL-7)."""
-    holders = update_holders(strict_losses(state, holders, options), options)
+    holders = update_holders(state, strict_losses(state, holders, options), options)
     scores = tuple(score(state, k, holders, options) for k in state.kingdoms)
     qualifying = tuple(s.kingdom for s in scores if s.total >= options.ap_target)
     if not qualifying:
