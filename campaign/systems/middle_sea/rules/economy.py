@@ -221,18 +221,21 @@ def explore(state: GameState, name: str, suit: str, place: str | None = None) ->
 
 def road_targets(state: GameState, name: str) -> tuple[tuple[str, str], ...]:
     """MS-BUILD-5: every (from, to) road the player could build now, ignoring cost: from the
-    Capital or a controlled city to an adjacent city that no opponent controls and that this
-    road does not already join."""
+    Capital or a controlled city to an adjacent city that no opponent controls, each pair of
+    places once and none that a road already joins."""
     p = get_player(state, name)
     starts = [p.capital] + [s.space for s in state.sites if controller(state, s.space) == name]
     found = []
+    seen = set(state.roads)
     for start in starts:
         for site in state.sites:
             end = site.space
             if not adjacent(start, end) or controller(state, end) not in (None, name):
                 continue
-            if Road.between(name, start, end) in state.roads:
+            road = Road.between(name, start, end)
+            if road in seen:
                 continue
+            seen.add(road)
             found.append((start, end))
     return tuple(found)
 
