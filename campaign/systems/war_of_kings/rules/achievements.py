@@ -22,6 +22,7 @@ from campaign.systems.war_of_kings.rules.board import (
     VILLAGE,
     WALLS,
     GameState,
+    Stock,
     who,
 )
 from campaign.systems.war_of_kings.rules.economy import gold_generation
@@ -309,3 +310,23 @@ def next_achievement(state: GameState, kingdom: str, holders: Holders,
                  f"{max(0, options.ap_target - total)} more, counted at the end of a round.")
     return tuple(notes)
 
+
+
+@dataclass(frozen=True)
+class PublicLine:
+    """What every player may see of a kingdom (WOK-TURN-7): stockpile, gold per round,
+    territories and AP; never its Event Cards."""
+
+    kingdom: str
+    stock: Stock
+    gold_per_round: int
+    territories: int
+    ap: int
+
+
+def public_standings(state: GameState, holders: Holders,
+                     options: Options = DEFAULTS) -> tuple[PublicLine, ...]:
+    """WOK-TURN-7: the public figures of every active kingdom, in seating order."""
+    return tuple(PublicLine(k, state.stock(k), gold_generation(state, k),
+                            territory_count(state, k), score(state, k, holders, options).total)
+                 for k in state.kingdoms)

@@ -511,6 +511,20 @@ def draws_event_card(state: GameState, kingdom: str, face: str, color: str) -> b
 
 BLANK_CARD = ""
 
+#: WOK-V06-21: the preview's provisional card titles, offered only as ideas for custom cards
+#: (WOK-VAR-3); v1.01 prints no card texts.
+V06_EVENT_CARDS = (
+    "Bountiful Harvest", "Nature's Blessing", "Early Spring", "Heroic Charge", "Shield Wall",
+    "Forced March", "Rally the Troops", "Bombardment", "Saboteur", "Creative Engineering",
+    "Rest and Resupply", "Bountiful Bovine", "The Art of War", "Live off the Land",
+    "Fanatics for Your Cause", "Limited Logistics", "Thievery", "Raise a Road", "The Market",
+    "Great Grains", "Substantial Stone", "Teeming Timber", "Surrounded",
+)
+V06_MARAUDER_CARDS = (
+    "Foment Rebellion!", "On the Move!", "Build It Up!", "Growing Population",
+    "Rest and Resupply", "Reinforcements", "Fortify",
+)
+
 
 def prepare_deck(cards: Sequence[str]) -> tuple[str, ...]:
     """WOK-SETUP-5, WOK-COMP-1, WOK-VAR-3: blank cards leave the deck before play (a written

@@ -78,6 +78,16 @@ CONSTRUCTION_STEPS = (RECEIVE_GOLD, CHECK_SUPPORT, RESOURCE_GENERATION, CONSTRUC
 TURN_PHASES = (EVENT_DIE, MOVEMENT, EXPLORATION, BATTLE_RESOLUTION, SUPPLY)
 
 
+#: WOK-COMP-1: what the v1.01 box holds (settlement pieces for all colours together).
+COMPONENTS = {
+    "villages": 30, "towns": 24, "cities": 12, "walls": 12, "fortresses": 6, "castles": 3,
+    "battle_dice": 14, "resource_dice": 3, "event_dice": 1, "event_cards": 36,
+    "marauder_cards": 16, "achievement_cards": 6, "armies": 66, "roads": 36,
+    "damage_counters": 42, "territory_markers": 63, "gold_coins": 114, "resource_cards": 150,
+    "reference_sheets": 6,
+}
+
+
 # --- the stockpile ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)

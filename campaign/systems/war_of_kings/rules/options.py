@@ -109,6 +109,14 @@ def v06_options(base: Options = DEFAULTS) -> Options:
     )
 
 
+#: WOK-V06-1: what the v0.6 preview lists where it names a count; no winter side.
+V06_COMPONENTS = {
+    "villages": 28, "towns": 28, "cities": 14, "armies": 46, "event_cards": 35,
+    "discovery_cards": 20, "marauder_cards": 20, "damage_counters": 24, "territory_markers": 70,
+    "resource_sheets": 200, "roads": 42, "moved_tokens": 18, "gold_coins": 125,
+    "battle_dice": 14,
+}
+
 _EDITION = ((V101, "Rulebook v1.01"), (V06, "Kickstarter preview v0.6"))
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
