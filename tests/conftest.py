@@ -2,6 +2,10 @@
 
 Personas in one campaign: ``gm``, ``player`` (rules Red), ``other_player`` (rules Blue),
 ``observer``; plus ``outsider`` (a user in no campaign) and the anonymous client.
+
+The campaign is a Mighty Kingdoms one here; tests/campaign/conftest.py makes it one of each
+registered rule system for the generic tests (see its ``system`` fixture and the
+``@pytest.mark.system(slug)`` marker registered below).
 """
 
 from __future__ import annotations
@@ -28,17 +32,36 @@ def make_user(username: str, **extra: Any) -> User:
     return User.objects.create_user(username=username, password="pw-" + username, **extra)
 
 
-def make_campaign(gm: User, slug: str = "test-campaign", **kwargs: Any) -> Campaign:
+MIGHTY_KINGDOMS = "mighty-kingdoms"
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line(
+        "markers", "system(*slugs): run a test of tests/campaign that depends on the `system` "
+                   "fixture for these rule systems only, instead of every registered one")
+
+
+def make_campaign_of(system: str, gm: User, slug: str = "test-campaign",
+                     **kwargs: Any) -> Campaign:
+    """A new campaign of the rule system registered as ``system``, made by ``gm`` through the
+    services: an 8x6 map of seed 7 unless ``kwargs`` say otherwise. The system has no default:
+    a test says which one it is about (the generic ones take the ``system`` fixture)."""
     defaults: dict[str, Any] = {
         "name": slug.replace("-", " ").title(),
         "slug": slug,
-        "rule_system": "mighty-kingdoms",
+        "rule_system": system,
         "width": 8,
         "height": 6,
         "seed": 7,
     }
     defaults.update(kwargs)
     return services.create_campaign(gm, **defaults)
+
+
+def make_campaign(gm: User, slug: str = "test-campaign", **kwargs: Any) -> Campaign:
+    """A new Mighty Kingdoms campaign (``make_campaign_of(MIGHTY_KINGDOMS, ...)``), for the tests
+    about Mighty Kingdoms; the generic tests of tests/campaign use ``make_campaign_of``."""
+    return make_campaign_of(MIGHTY_KINGDOMS, gm, slug, **kwargs)
 
 
 def add_member(campaign: Campaign, user: User, role: str) -> Membership:
@@ -60,6 +83,7 @@ def gm(db: Any) -> User:
 
 @pytest.fixture
 def campaign(gm: User) -> Campaign:
+    """A Mighty Kingdoms campaign run by ``gm`` (one per rule system in tests/campaign)."""
     return make_campaign(gm)
 
 

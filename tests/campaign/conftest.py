@@ -3,6 +3,12 @@
 ``world`` is one campaign with every persona in place: the GM, two players with their kingdoms
 (Red and Blue), an observer, an unclaimed kingdom (Green), an open invitation and one reversible
 event, plus an outsider, a site admin and a second campaign run by someone else.
+
+These tests are about what every rule system shares, so they run for each registered one: the
+``system`` fixture is parametrised over the registry, and ``campaign`` (hence ``world`` and the
+personas) is a campaign of that system. A test about one system says so with
+``@pytest.mark.system(slug)`` (it then runs for that system only) or by naming the system when it
+makes a campaign.
 """
 
 from __future__ import annotations
@@ -33,8 +39,9 @@ from campaign.models import (
     Role,
     Tile,
 )
+from campaign.rulesystems import REGISTRY
 from campaign.systems.mighty_kingdoms.models import Ship
-from tests.conftest import add_member, make_campaign, make_user
+from tests.conftest import add_member, make_campaign_of, make_user
 
 PERSONAS = ("anonymous", "outsider", "observer", "player", "other_player", "gm", "admin")
 
@@ -127,15 +134,37 @@ class World:
         return client
 
 
+@pytest.fixture(params=sorted(REGISTRY))
+def system(request: Any) -> str:
+    """The slug of a registered rule system: a test that depends on it, directly or through
+    ``campaign``, runs once for each (see ``pytest_generate_tests`` for the marked ones)."""
+    return request.param
+
+
+@pytest.hookimpl(tryfirst=True)  # before the fixture's own parametrisation
+def pytest_generate_tests(metafunc: Any) -> None:
+    """A test marked ``@pytest.mark.system(slug, ...)`` runs for those systems only."""
+    marker = metafunc.definition.get_closest_marker("system")
+    if marker is not None and "system" in metafunc.fixturenames:
+        metafunc.parametrize("system", marker.args)
+
+
 @pytest.fixture
-def world(gm: User, campaign: Campaign, player: User, other_player: User, observer: User,
-          outsider: User, admin_user: User) -> World:
+def campaign(gm: User, system: str) -> Campaign:
+    """A campaign of ``system`` run by ``gm``."""
+    return make_campaign_of(system, gm)
+
+
+@pytest.fixture
+def world(system: str, gm: User, campaign: Campaign, player: User, other_player: User,
+          observer: User, outsider: User, admin_user: User) -> World:
     green = Kingdom.objects.create(campaign=campaign, name="Green", colour="#00aa00")
     invitation = services.create_invitation(campaign, gm, role=Role.PLAYER, single_use=True)
     undoable = campaign.events.order_by("-seq").first()
     assert undoable is not None and undoable.kind == "invitation.created"
     stranger = make_user("stranger")
-    elsewhere = make_campaign(stranger, slug="elsewhere", seed=None, width=4, height=4)
+    elsewhere = make_campaign_of(system, stranger, slug="elsewhere", seed=None, width=4,
+                                 height=4)
     add_member(elsewhere, make_user("far-player"), Role.PLAYER)
     return World(
         campaign=campaign,

@@ -383,10 +383,10 @@ def test_undo_refuses_a_stale_seq(world: World) -> None:
     assert dump() == before
 
 
-def test_nothing_to_undo_in_a_new_campaign(gm: Any) -> None:
-    from tests.conftest import make_campaign
+def test_nothing_to_undo_in_a_new_campaign(gm: Any, system: str) -> None:
+    from tests.conftest import make_campaign_of
 
-    campaign = make_campaign(gm, slug="fresh")
+    campaign = make_campaign_of(system, gm, slug="fresh")
     (created,) = Event.objects.filter(campaign=campaign)
     assert (created.kind, created.reversible) == ("campaign.created", False)
     from django.test import Client

@@ -21,7 +21,7 @@ from campaign.mapview import TILE_SIZE
 from campaign.models import Campaign, Event, Map, Tile
 from campaign.rules.geometry import TerritoryGraph
 from tests.campaign.conftest import World, dump, error_text
-from tests.conftest import make_campaign
+from tests.conftest import make_campaign_of
 
 
 def url(name: str, campaign: Campaign, *args: Any) -> str:
@@ -111,10 +111,10 @@ def test_loading_a_campaign_without_a_map_gives_an_empty_stand_in(mapless: Campa
 
 
 @pytest.fixture
-def lands(gm: User) -> Campaign:
+def lands(gm: User, system: str) -> Campaign:
     """A campaign whose map is three territories in a row: A - B - C (made directly: no rule
     system plays on territories yet)."""
-    campaign = make_campaign(gm, slug="lands", seed=None, width=3, height=3)
+    campaign = make_campaign_of(system, gm, slug="lands", seed=None, width=3, height=3)
     game_map = Map.objects.get(campaign=campaign)
     Tile.objects.filter(map=game_map).delete()
     Map.objects.filter(pk=game_map.pk).update(kind="territory", width=0, height=0)

@@ -19,7 +19,7 @@ from campaign import services
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom, Role, Tile, Visibility
 from campaign.systems.mighty_kingdoms.models import Ship
-from tests.conftest import add_member, make_campaign, make_user
+from tests.conftest import MIGHTY_KINGDOMS, add_member, make_campaign_of, make_user
 
 SIZES = [(10, 10), (50, 40)]
 
@@ -43,7 +43,8 @@ GM_ONLY = {"map_edit"}
 def build_campaign(slug: str, width: int, height: int, players: int = 4) -> dict[str, Any]:
     """A campaign with kingdoms holding land, settlements, armies, ships, invitations and events."""
     gm = make_user(f"{slug}-gm")
-    campaign = make_campaign(gm, slug=slug, width=width, height=height, seed=5)
+    campaign = make_campaign_of(MIGHTY_KINGDOMS, gm, slug=slug, width=width, height=height,
+                                seed=5)
     tiles = list(Tile.objects.filter(map__campaign=campaign).order_by("label"))
     kingdoms: list[Kingdom] = []
     users = []

@@ -23,7 +23,7 @@ from campaign.rulesystems import (
     choices,
     get_system,
 )
-from tests.conftest import make_campaign
+from tests.conftest import make_campaign_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUGS = sorted(REGISTRY)
@@ -171,8 +171,8 @@ def test_new_campaign_of_an_unknown_system_is_refused(gm: Any) -> None:
     assert not Campaign.objects.filter(slug="x").exists()
 
 
-def test_campaign_of_a_retired_system_stays_readable(gm: Any) -> None:
-    campaign = make_campaign(gm, slug="old-one")
+def test_campaign_of_a_retired_system_stays_readable(gm: Any, system: str) -> None:
+    campaign = make_campaign_of(system, gm, slug="old-one")
     kingdom = Kingdom.objects.create(campaign=campaign, name="Old", colour="#123456")
     Campaign.objects.filter(pk=campaign.pk).update(rule_system="long-gone")
     client = Client()
@@ -220,8 +220,8 @@ def test_mighty_kingdoms_says_which_clocks_it_can_be_at(clock: dict[str, Any],
 
 def test_every_clock_the_phases_reach_is_accepted() -> None:
     """Every phase with a handler, setup steps included, is a clock the rules accept."""
-    from campaign.rules import mighty_kingdoms as mk
     from campaign.systems.mighty_kingdoms import phases
+    from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
     system = get_system("mighty-kingdoms")
     for season, phase, sub_phase in phases.handlers():

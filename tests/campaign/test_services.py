@@ -13,7 +13,7 @@ from campaign.chronicle import Recorder, UndoError, undo_latest
 from campaign.models import Campaign, Event, Kingdom, Map, Membership, Role, Tile
 from campaign.rulesystems import get_system
 from tests.campaign.conftest import World, dump
-from tests.conftest import make_campaign, make_user
+from tests.conftest import make_campaign_of, make_user
 
 
 def tiles_of(campaign: Campaign) -> list[tuple[Any, ...]]:
@@ -49,21 +49,21 @@ def test_create_campaign(gm: Any) -> None:
     )
 
 
-def test_same_seed_same_map_across_campaigns(gm: Any) -> None:
-    one = make_campaign(gm, slug="one", width=12, height=9, seed=77)
-    two = make_campaign(gm, slug="two", width=12, height=9, seed=77)
-    three = make_campaign(gm, slug="three", width=12, height=9, seed=78)
+def test_same_seed_same_map_across_campaigns(gm: Any, system: str) -> None:
+    one = make_campaign_of(system, gm, slug="one", width=12, height=9, seed=77)
+    two = make_campaign_of(system, gm, slug="two", width=12, height=9, seed=77)
+    three = make_campaign_of(system, gm, slug="three", width=12, height=9, seed=78)
     assert tiles_of(one) == tiles_of(two)
     assert tiles_of(one) != tiles_of(three)
     starts = [row for row in tiles_of(one) if row[6]]
     assert len(starts) == services._start_tile_count(one.map)
 
 
-def test_create_campaign_refuses_taken_slug(gm: Any) -> None:
-    make_campaign(gm, slug="taken")
+def test_create_campaign_refuses_taken_slug(gm: Any, system: str) -> None:
+    make_campaign_of(system, gm, slug="taken")
     before = dump()
     with pytest.raises(services.ServiceError, match="The address 'taken' is taken"):
-        make_campaign(gm, slug="taken")
+        make_campaign_of(system, gm, slug="taken")
     assert dump() == before
 
 
@@ -99,9 +99,9 @@ def test_update_campaign_refuses_bad_options(world: World, options: dict[str, An
 
 
 @pytest.mark.django_db(transaction=True)
-def test_recorder_needs_a_transaction() -> None:
+def test_recorder_needs_a_transaction(system: str) -> None:
     gm = make_user("gm")
-    campaign = make_campaign(gm, slug="tx", seed=None)
+    campaign = make_campaign_of(system, gm, slug="tx", seed=None)
     with pytest.raises(RuntimeError, match="inside transaction.atomic"):
         with Recorder(campaign, gm, "x", "y"):
             pass
