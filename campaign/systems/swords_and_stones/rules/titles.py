@@ -707,6 +707,8 @@ def suggest_titles(
         if verdict is None:
             continue
         status, reason = verdict
+        if title.check_class == CLASS_J:
+            status = NEEDS_GM
         found.append(TitleSuggestion(
             code=title.code,
             name=title.name,
