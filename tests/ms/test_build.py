@@ -159,7 +159,7 @@ def test_ms_build_5_road_legality() -> None:
 
 
 def test_ms_build_6_unrest_falls_only_for_a_city_nobody_controlled() -> None:
-    """MS-BUILD-6, MS-UNREST-2a: a road to the uncontrolled 2-temple lowers unrest 2 to 1; a
+    """MS-BUILD-6, MS-UNREST-2 (a): a road to the uncontrolled 2-temple lowers unrest 2 to 1; a
     second road into the already-held 3-mine changes nothing; a road to the provincial 2-garrison
     lowers it to 0, and another new city leaves it at 0 (MS-UNREST-1)."""
     state = economy.build_road(build_state(), "Kim", "N-CAP", "N-NL")

@@ -119,7 +119,7 @@ def test_ms_mil_1_2_4_amb_19_legal_military_targets() -> None:
 def test_ms_mil_3_6_9_amb_14_invading_an_uncontrolled_city() -> None:
     """MS-MIL-3, MS-MIL-6: the uncontrolled 4-mine defends with 4 alone; the 5-leader in the
     1-garrison makes 6 and invades it, inactive; Kim's unrest 2 - 1 = 1 (MS-MIL-9,
-    MS-UNREST-2b). MS-AMB-14: the 1-garrison it held alone becomes uncontrolled with no unrest
+    MS-UNREST-2 (b)). MS-AMB-14: the 1-garrison it held alone becomes uncontrolled with no unrest
     change. Nobody may hire defenders for it."""
     with pytest.raises(RuleViolation, match="MS-MIL-6"):
         military_attack(duel(), "Kim", 5, Target(CITY, "N-FM"), defense_hires=1)

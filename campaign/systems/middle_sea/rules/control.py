@@ -235,7 +235,7 @@ def put_down(state: GameState, name: str, city: str, leader_value: int,
 
 
 def end_rebellion(state: GameState, name: str) -> GameState:
-    """MS-REBEL-4, MS-UNREST-3a: every city still rebelling is lost (routes to the bank, leader
+    """MS-REBEL-4, MS-UNREST-3 (a): every city still rebelling is lost (routes to the bank, leader
     to the reserve, the city stays put, now uncontrolled) and unrest rises by 1 once for the
     whole rebellion if any city was lost."""
     require_live(state)

@@ -241,7 +241,7 @@ def road_targets(state: GameState, name: str) -> tuple[tuple[str, str], ...]:
 
 
 def build_road(state: GameState, name: str, start: str, end: str) -> GameState:
-    """MS-BUILD-5, MS-BUILD-6, MS-UNREST-2a: a road from the player's Capital or a controlled
+    """MS-BUILD-5, MS-BUILD-6, MS-UNREST-2 (a): a road from the player's Capital or a controlled
     city to an adjacent city no opponent controls, for X goods + X gold (X = the connected
     city's value). Connecting a city nobody controlled lowers unrest by 1 (not below 0)."""
     p = require_turn(state, name, BUILD)
