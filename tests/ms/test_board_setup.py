@@ -205,3 +205,18 @@ def test_ms_setup_8_highest_roll_first_then_to_the_left_with_rerolls() -> None:
         phases.settle_first_dominance(phases.new_game(SEATS), [rolls[0], {"Rita": 5}])
     with pytest.raises(RuleViolation, match="MS-EQUIP-1"):
         phases.settle_first_dominance(phases.new_game(SEATS[:2]), [{"Rita": 6, "Steve": 1}])
+
+
+def test_ms_city_4_board_check_refuses_inland_ports_and_roads_over_distance() -> None:
+    """MS-CITY-4: no port at an inland city; MS-BUILD-5, MS-BOARD-4: no road between places that
+    are not adjacent; MS-BUILD-7: a port has 1 to 5 piers."""
+    kim = player("Kim", SUNS, "N")
+    lee = player("Lee", MOONS, "S")
+    with pytest.raises(RuleViolation, match="MS-CITY-4"):
+        game([kim, lee], {"N-NL": (SUNS, 3)}, roads=[("Kim", "N-CAP", "N-NL")],
+             ports=[("Kim", "N-NL", 1)])
+    with pytest.raises(RuleViolation, match="MS-BUILD-5"):
+        game([kim, lee], {"N-NL": (SUNS, 3), "N-FR": (SUNS, 4)},
+             roads=[("Kim", "N-NL", "N-FR")])
+    with pytest.raises(RuleViolation, match="MS-BUILD-7"):
+        game([kim, lee], {"N-FL": (SUNS, 3)}, ports=[("Kim", "N-FL", 6)])

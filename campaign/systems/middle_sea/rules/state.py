@@ -26,6 +26,7 @@ from .board import (
     city_spaces,
     continent_of,
     is_capital,
+    is_coastal,
     split_space,
 )
 
@@ -582,7 +583,7 @@ def check_board(state: GameState) -> None:
                                 "MS-BUILD-5).")
     for port in state.ports:
         city = city_at(state, port.space)
-        if city is None or split_space(port.space)[1] not in ("FL", "FM", "FR"):
+        if city is None or not is_coastal(port.space):
             raise RuleViolation(f"Ports stand only at coastal cities ({port.space}, MS-CITY-4).")
         if not 1 <= port.piers <= MAX_PIERS:
             raise RuleViolation("A port has 1 to 5 piers (MS-BUILD-7).")
