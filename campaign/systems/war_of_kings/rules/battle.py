@@ -111,6 +111,16 @@ def dice_for_round(attackers: int, defenders: int, militia_level: int = 0, fort:
                 bonus_att=bonus_att, bonus_def=bonus_def, fortification=grey)
 
 
+def read_faces(face_table: Sequence[str], rolled: Sequence[int]) -> tuple[str, ...]:
+    """WOK-AMB-14: the symbols for dice numbers rolled, from a face table the group configures
+    (the rulebook gives no face counts); any result computed this way is a simulation."""
+    if any(face not in SYMBOLS for face in face_table):
+        raise RuleViolation("WOK-AMB-14: a face table lists battle-die symbols only.")
+    if any(not 1 <= n <= len(face_table) for n in rolled):
+        raise RuleViolation(f"WOK-AMB-14: this die has faces 1 to {len(face_table)}.")
+    return tuple(face_table[n - 1] for n in rolled)
+
+
 def _count(roll: Sequence[str], wanted: int, name: str, *symbols: str) -> int:
     if len(roll) != wanted:
         raise RuleViolation(f"WOK-BATTLE-5: the {name} roll takes {wanted} dice; "

@@ -377,11 +377,6 @@ def make_state(game_map: MapDef, holdings: Mapping[str, Holding],
                      capitals=dict(capitals), **extra)  # type: ignore[arg-type]
 
 
-def is_kingdom(name: str | None) -> bool:
-    """A player faction, as opposed to the Malador or nobody."""
-    return name is not None and name != MALADOR
-
-
 def who(name: str | None) -> str:
     """A controller in words."""
     return "nobody" if name is None else name

@@ -15,7 +15,6 @@ from campaign.systems.war_of_kings.rules.board import (
     CITY,
     MALADOR,
     NO_SETTLEMENT,
-    SETTLEMENT_NAMES,
     TOWN,
     VILLAGE,
     Army,
@@ -181,11 +180,3 @@ def forfeit(state: GameState, kingdom: str) -> GameState:
                                         for a in state.armies))
     return replace(state, forfeited=state.forfeited | {kingdom})
 
-
-def describe_settlement(state: GameState, territory: str) -> str:
-    """``"Blue town with walls, held by Red"``-style words for a territory's settlement."""
-    holding = state.holding(territory)
-    if not holding.level:
-        return f"{territory}: no settlement, held by {who(holding.controller)}"
-    return (f"{territory}: {holding.culture} {SETTLEMENT_NAMES[holding.level]}, held by "
-            f"{who(holding.controller)}")

@@ -9,7 +9,7 @@ why not (WOK-ECON-4..8).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from campaign.systems.war_of_kings.rules.board import (
@@ -305,12 +305,4 @@ def transfer(state: GameState, giver: str, taker: str, amount: Stock) -> GameSta
                             f"{state.stock(giver).shortfall(amount).describe()}.")
     state = state.with_stock(giver, state.stock(giver) - amount)
     return state.with_stock(taker, state.stock(taker) + amount)
-
-
-def resources_named(amounts: Iterable[tuple[str, int]]) -> Stock:
-    """A stock from ``(kind, n)`` pairs, for data tables."""
-    stock = Stock()
-    for kind, n in amounts:
-        stock = stock.plus(kind, n)
-    return stock
 
