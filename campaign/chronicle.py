@@ -11,6 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Iterable
 
 from django.apps import apps
@@ -19,11 +22,36 @@ from django.db.models.deletion import Collector
 from django.utils import timezone
 
 from campaign.images import delete_files
+from campaign.locking import lock_campaign
 from campaign.models import Campaign, Event, Kingdom, Visibility
 
 
 class UndoError(Exception):
     """The event cannot be undone (not the latest, already undone, or not reversible)."""
+
+
+# How many recorders are open in this thread of work: a write to campaign data while none is
+# open is a write no event can undo (tests/campaign/test_every_write_has_its_event.py).
+_open_recorders: ContextVar[int] = ContextVar("open_recorders", default=0)
+# The events finished inside a ``recording()`` block, for callers that need to know whether a
+# request wrote anything (``campaign.once``).
+_finished: ContextVar[list[Event] | None] = ContextVar("finished_events", default=None)
+
+
+def recorder_open() -> bool:
+    """Whether a ``Recorder`` is open (entered and not yet finished) in this context."""
+    return _open_recorders.get() > 0
+
+
+@contextmanager
+def recording() -> Iterator[list[Event]]:
+    """Collect the events finished inside the block (in order)."""
+    events: list[Event] = []
+    token = _finished.set(events)
+    try:
+        yield events
+    finally:
+        _finished.reset(token)
 
 
 def _to_json(value: Any) -> Any:
@@ -90,18 +118,32 @@ class Recorder:
         self.reversible = reversible
         self.changes: list[dict[str, Any]] = []
         self.event: Event | None = None
+        self._open = False
 
     def __enter__(self) -> "Recorder":
         if not transaction.get_connection().in_atomic_block:
             raise RuntimeError("Record chronicle events inside transaction.atomic().")
+        self._opened()
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is None:
             self.finish()
+        self._closed()
+
+    def _opened(self) -> None:
+        if not self._open:
+            self._open = True
+            _open_recorders.set(_open_recorders.get() + 1)
+
+    def _closed(self) -> None:
+        if self._open:
+            self._open = False
+            _open_recorders.set(max(0, _open_recorders.get() - 1))
 
     # -- writes -------------------------------------------------------------------------------
     def create(self, obj: models.Model) -> models.Model:
+        self._opened()
         obj.save(force_insert=True)
         self.changes.append({"op": "create", "model": obj._meta.label_lower, "pk": obj.pk})
         return obj
@@ -113,6 +155,7 @@ class Recorder:
             obj._meta.get_field(name).attname for name in values}
         if deferred:
             obj.refresh_from_db(fields=list(deferred))
+        self._opened()
         before = snapshot(obj)
         for name, value in values.items():
             setattr(obj, name, value)
@@ -124,6 +167,7 @@ class Recorder:
 
     def saved(self, obj: models.Model, before: dict[str, Any]) -> None:
         """Record an update made by the caller (``before`` is ``snapshot(obj)`` taken earlier)."""
+        self._opened()
         obj.save()
         self.changes.append(
             {"op": "update", "model": obj._meta.label_lower, "pk": obj.pk, "fields": before}
@@ -132,6 +176,7 @@ class Recorder:
     def create_many(self, model: type[models.Model],
                     objs: list[models.Model]) -> list[models.Model]:
         """Insert many rows at once (a whole map); undo removes them by primary key."""
+        self._opened()
         created = model._default_manager.bulk_create(objs, batch_size=500)
         self.changes.append(
             {"op": "create_many", "model": model._meta.label_lower, "pks": [o.pk for o in created]}
@@ -147,6 +192,7 @@ class Recorder:
         self._delete_collected(queryset)
 
     def _delete_collected(self, objs: Any) -> None:
+        self._opened()
         model = objs.model if isinstance(objs, models.QuerySet) else type(objs[0])
         collector = Collector(using=router.db_for_write(model))
         collector.collect(objs)
@@ -179,9 +225,20 @@ class Recorder:
     def finish(self) -> Event:
         if self.event is not None:
             return self.event
-        # The clock only: the campaign's state and options need not be read again.
-        campaign = Campaign.objects.select_for_update().only(
-            "id", "year", "season", "month", "phase").get(pk=self.campaign.pk)
+        self._opened()
+        try:
+            event = self._save()
+        finally:
+            self._closed()
+        collected = _finished.get()
+        if collected is not None:
+            collected.append(event)
+        return event
+
+    def _save(self) -> Event:
+        # The clock only: the campaign's state and options need not be read again. The lock is
+        # the first of every writer's (campaign.locking); a service holds it already.
+        campaign = lock_campaign(self.campaign, only=("id", "year", "season", "month", "phase"))
         last = campaign.events.order_by("-seq").values_list("seq", flat=True).first() or 0
         self.event = Event.objects.create(
             campaign=campaign,
@@ -242,7 +299,7 @@ def undo_latest(campaign: Campaign, actor: Any, expected_seq: int | None = None)
     latest undoable event is still the one the GM was looking at.
     """
     with transaction.atomic():
-        Campaign.objects.select_for_update().get(pk=campaign.pk)
+        lock_campaign(campaign)
         event = latest_undoable(campaign)
         if event is None:
             raise UndoError("There is nothing left to undo.")
@@ -250,6 +307,18 @@ def undo_latest(campaign: Campaign, actor: Any, expected_seq: int | None = None)
             raise UndoError(
                 f"Event #{expected_seq} is no longer the latest one; the page was out of date."
             )
+        recorder = Recorder(
+            campaign,
+            actor,
+            "undo",
+            f"Undid #{event.seq}: {event.summary}",
+            visibility=event.visibility,
+            kingdom=event.kingdom,
+            reversible=False,
+        )
+        # The undo's own writes happen inside its event (it records none of them: an undo is
+        # not undone).
+        recorder._opened()
         dropped: set[str] = set()
         for change in reversed(event.changes):
             model = apps.get_model(change["model"])
@@ -284,15 +353,8 @@ def undo_latest(campaign: Campaign, actor: Any, expected_seq: int | None = None)
             undone_at=now, undone_by=actor if getattr(actor, "is_authenticated", False) else None
         )
         campaign.refresh_from_db()
-        undo = Recorder(
-            campaign,
-            actor,
-            "undo",
-            f"Undid #{event.seq}: {event.summary}",
-            visibility=event.visibility,
-            kingdom=event.kingdom,
-            reversible=False,
-        ).finish()
+        recorder.campaign = campaign
+        undo = recorder.finish()
         Event.objects.filter(pk=undo.pk).update(undo_of=event)
         undo.undo_of = event
         if dropped:

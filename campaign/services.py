@@ -11,12 +11,13 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
 from campaign.chronicle import Recorder
 from campaign.images import delete_files, process_crest, process_photo
+from campaign.locking import lock_campaign, lock_kingdom
 from campaign.models import (
     Campaign,
     Invitation,
@@ -36,6 +37,10 @@ from campaign.rulesystems import RuleSystem, get_system
 
 class ServiceError(Exception):
     """An action that is not allowed now; the message says why."""
+
+
+class ConflictError(ServiceError):
+    """Someone else did this (or took this) a moment earlier; views answer 409."""
 
 
 @contextmanager
@@ -79,9 +84,10 @@ def create_campaign(
     system = get_system(rule_system)
     if system.read_only:
         raise ServiceError(f"Unknown rule system {rule_system!r}.")
+    taken = f"The address {slug!r} is taken; choose another slug."
     with transaction.atomic():
         if Campaign.objects.filter(slug=slug).exists():
-            raise ServiceError(f"The address {slug!r} is taken; choose another slug.")
+            raise ConflictError(taken)
         campaign = Campaign(
             name=name,
             slug=slug,
@@ -91,7 +97,13 @@ def create_campaign(
             created_by=user,
             **initial_clock(system),
         )
-        campaign.save()
+        try:
+            # Two requests with one slug at once both pass the check above; the unique index
+            # refuses the later one (on PostgreSQL once the first commits).
+            with transaction.atomic():
+                campaign.save()
+        except IntegrityError:
+            raise ConflictError(taken) from None
         with Recorder(campaign, user, "campaign.created", f"{user} created the campaign.",
                       reversible=False) as rec:
             rec.create(Membership(campaign=campaign, user=user, role=Role.GM))
@@ -173,7 +185,7 @@ def update_campaign(
     except OptionError as exc:
         raise ServiceError(str(exc)) from exc
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        campaign = lock_campaign(campaign)
         changed = [
             spec.label
             for spec in campaign.system.options
@@ -203,6 +215,7 @@ def create_invitation(
     if role not in Role.values:
         raise ServiceError(f"Unknown role {role!r}.")
     with transaction.atomic():
+        lock_campaign(campaign)
         invitation = Invitation(
             campaign=campaign, role=role, single_use=single_use, note=note, created_by=user
         )
@@ -218,6 +231,7 @@ def create_invitation(
 
 def revoke_invitation(invitation: Invitation, user: AbstractBaseUser) -> None:
     with transaction.atomic():
+        lock_campaign(invitation.campaign_id)
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
         if invitation.revoked_at is not None:
             raise ServiceError("That invitation was already revoked.")
@@ -232,6 +246,11 @@ def revoke_invitation(invitation: Invitation, user: AbstractBaseUser) -> None:
 def accept_invitation(token: str, user: AbstractBaseUser) -> tuple[Campaign, bool]:
     """Join through an invitation; returns the campaign and whether a membership was created."""
     with transaction.atomic():
+        campaign_id = (Invitation.objects.filter(token=token)
+                       .values_list("campaign_id", flat=True).first())
+        if campaign_id is None:
+            raise ServiceError("This invitation link is not valid.")
+        lock_campaign(campaign_id)
         invitation = (
             Invitation.objects.select_for_update().select_related("campaign").filter(token=token).first()
         )
@@ -260,7 +279,7 @@ def change_role(membership: Membership, user: AbstractBaseUser, role: str) -> Me
     if role not in Role.values:
         raise ServiceError(f"Unknown role {role!r}.")
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=membership.campaign_id)
+        campaign = lock_campaign(membership.campaign_id)
         membership = Membership.objects.select_related("user").get(pk=membership.pk)
         if membership.role == role:
             raise ServiceError(
@@ -281,7 +300,7 @@ def change_role(membership: Membership, user: AbstractBaseUser, role: str) -> Me
 
 def remove_member(membership: Membership, user: AbstractBaseUser) -> None:
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=membership.campaign_id)
+        campaign = lock_campaign(membership.campaign_id)
         membership = Membership.objects.select_related("user").get(pk=membership.pk)
         if membership.role == Role.GM and _gm_count(campaign) <= 1:
             raise ServiceError("A campaign needs at least one GM: make someone else GM first.")
@@ -316,7 +335,7 @@ def create_kingdom(
     giving it to someone)."""
     crest_files = process_crest(crest) if crest else None
     with _files_of_this_write() as written, transaction.atomic():
-        Campaign.objects.select_for_update().get(pk=campaign.pk)
+        lock_campaign(campaign)
         _check_kingdom_name(campaign, name)
         if player is not None:
             if player.role != Role.PLAYER:
@@ -338,7 +357,9 @@ def update_kingdom(
 ) -> Kingdom:
     crest_files = process_crest(crest) if crest else None
     with _files_of_this_write() as written, transaction.atomic():
-        kingdom = Kingdom.objects.select_for_update().get(pk=kingdom.pk)
+        # Campaign first, then the kingdom (campaign.locking): a purchase of this kingdom holds
+        # the campaign and then books entries that point to the kingdom.
+        _campaign, kingdom = lock_kingdom(kingdom)
         _check_kingdom_name(kingdom.campaign, name, exclude=kingdom.pk)
         before_name = kingdom.name
         with Recorder(
@@ -358,11 +379,15 @@ def update_kingdom(
     return kingdom
 
 
-def assign_kingdom(kingdom: Kingdom, user: AbstractBaseUser, player: Membership | None) -> Kingdom:
-    """Give a kingdom to a player (GM), claim it (the player themselves), or free it."""
+def assign_kingdom(kingdom: Kingdom, user: AbstractBaseUser, player: Membership | None,
+                   *, claim: bool = False) -> Kingdom:
+    """Give a kingdom to a player (GM), claim it (the player themselves, ``claim``: refused if
+    it has a player by the time the lock is held), or free it."""
     with transaction.atomic():
-        Campaign.objects.select_for_update().get(pk=kingdom.campaign_id)
-        kingdom = Kingdom.objects.get(pk=kingdom.pk)
+        _campaign, kingdom = lock_kingdom(kingdom)
+        if claim and kingdom.player_id is not None:
+            raise ConflictError(f"{kingdom.name} already has a player: someone claimed it a "
+                                "moment earlier.")
         if player is not None:
             if player.role != Role.PLAYER:
                 raise ServiceError("Only players can hold a kingdom.")
@@ -379,9 +404,11 @@ def assign_kingdom(kingdom: Kingdom, user: AbstractBaseUser, player: Membership 
 
 
 def claim_kingdom(kingdom: Kingdom, user: AbstractBaseUser, membership: Membership) -> Kingdom:
+    """A player takes a kingdom without a player. Checked under the lock: of two claims at once
+    the later one is refused (``ConflictError``), never overwrites the first."""
     if kingdom.player_id is not None:
-        raise ServiceError(f"{kingdom.name} already has a player.")
-    return assign_kingdom(kingdom, user, membership)
+        raise ConflictError(f"{kingdom.name} already has a player.")
+    return assign_kingdom(kingdom, user, membership, claim=True)
 
 
 # -- map --------------------------------------------------------------------------------------
@@ -419,7 +446,7 @@ def edit_tile(
     lists this territory too, each one lost forgets it, and edge features on a lost border go.
     """
     with transaction.atomic():
-        tile = Tile.objects.select_for_update().select_related("map__campaign").get(pk=tile.pk)
+        tile = _lock_tile(tile)
         game_map = tile.map
         campaign = game_map.campaign
         system = campaign.system
@@ -471,6 +498,15 @@ def edit_tile(
             for label in sorted(others):
                 other = others[label]
                 rec.update(other["row"], adjacent=other["adjacent"], edges=other["edges"])
+    return tile
+
+
+def _lock_tile(tile: Tile) -> Tile:
+    """The tile's campaign, then the tile (campaign.locking)."""
+    campaign_id = Map.objects.values_list("campaign_id", flat=True).get(pk=tile.map_id)
+    campaign = lock_campaign(campaign_id)
+    tile = Tile.objects.select_for_update().select_related("map").get(pk=tile.pk)
+    tile.map.campaign = campaign
     return tile
 
 
@@ -635,7 +671,7 @@ def toggle_edge(tile: Tile, user: AbstractBaseUser, *, direction: int | str,
     """Put ``feature`` on one side of a tile's edge, or take it off; rivers and water lie on both
     sides. ``direction`` is the edge's key: a direction on grids, a neighbour on territory maps."""
     with transaction.atomic():
-        tile = Tile.objects.select_for_update().select_related("map__campaign").get(pk=tile.pk)
+        tile = _lock_tile(tile)
         game_map = tile.map
         campaign = game_map.campaign
         if feature not in {c.slug for c in campaign.system.edge_features}:
@@ -700,7 +736,7 @@ def regenerate_map(
     if orientation not in ("flat", "pointy"):
         raise ServiceError("Orientation is flat or pointy.")
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        campaign = lock_campaign(campaign)
         game_map = Map.objects.select_for_update().filter(campaign=campaign).first()
         kind = game_map.kind if game_map is not None else campaign.system.map_style.kind
         if kind == MapKind.TERRITORY:
@@ -744,7 +780,7 @@ def _int(value: str, what: str) -> int:
 def add_photo(campaign: Campaign, user: AbstractBaseUser, upload: Any, caption: str) -> Photo:
     image, thumb = process_photo(upload)
     with _files_of_this_write() as written, transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        campaign = lock_campaign(campaign)
         photo = Photo(
             campaign=campaign,
             uploaded_by=user,

@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "campaign.middleware.RefuseNulCharacters",
+    "campaign.middleware.AnswerDatabaseConflicts",
 ]
 
 if not DEBUG:

@@ -31,6 +31,10 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return _page(request, 404, "Not found", exception)
 
 
+def conflict(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _page(request, 409, "Changed at the same moment", exception)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     return render(request, "error.html", {"status": 500, "title": "Something broke",
                                           "message": "The error was logged."}, status=500)

@@ -39,6 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
     form = CampaignCreateForm(request.POST if request.method == "POST" else None)
+    conflict = False
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         seed = None
@@ -58,10 +59,12 @@ def create(request: HttpRequest) -> HttpResponse:
             )
         except services.ServiceError as exc:
             form.add_error(None, str(exc))
+            # Someone took the slug a moment earlier (or just before): 409, the form kept.
+            conflict = isinstance(exc, services.ConflictError)
         else:
             messages.success(request, f"{campaign.name} is ready. Invite your players next.")
             return redirect("campaign:members", campaign.slug)
-    status = 400 if request.method == "POST" else 200
+    status = 409 if conflict else 400 if request.method == "POST" else 200
     return render(request, "campaign/create.html", {"form": form}, status=status)
 
 

@@ -1,6 +1,8 @@
 """Fighting battles in the app through the services: Simple battles die by die (TV-MK-1, TV-MK-2,
 MK-AMB-1), naval (TV-MK-6) and land/water (TV-MK-7) battles, refusals that change nothing, and
-the single chronicle entry each battle leaves (its story, and undo)."""
+the chronicle entries each battle leaves: one per step (set-up, each roll, each allocation or
+choice of losses), the last step and the outcome together, so undoing the result returns to the
+moment before the last step and undoing every step to the moment before the set-up."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 import pytest
 
 from battles.models import Army, Battle
-from campaign.chronicle import undo_latest
+from campaign.chronicle import latest_standing, undo_latest
 from campaign.models import Campaign, Event
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import battle_play as bp
@@ -37,6 +39,15 @@ def last_event(scene: Scene) -> Event:
     return Event.objects.filter(campaign=scene.campaign).order_by("-seq").first()
 
 
+def undo_back_to(scene: Scene, seq: int) -> int:
+    """Undo, latest first, every event after ``seq``; how many were undone."""
+    undone = 0
+    while (latest := latest_standing(scene.campaign)) is not None and latest.seq > seq:
+        undo_latest(scene.campaign, scene.gm, expected_seq=latest.seq)
+        undone += 1
+    return undone
+
+
 @pytest.fixture
 def tv1(scene: Scene) -> tuple[Scene, Battle]:
     """TV-MK-1: Blue holds 0504; Red army #2 (500) marched in; Blue army #1 (500) defends."""
@@ -52,6 +63,7 @@ def test_tv_mk_1a_draw_both_lose_100_and_the_visitor_leaves_upright(tv1: Any) ->
     scene, battle = tv1
     before = dump()
     seq = events(scene)
+    start_seq = last_event(scene).seq
     bp.start_simple(battle.pk, scene.player, scene.campaign, scene.red)
     frozen = Battle.objects.get(pk=battle.pk).data["play"]["sides"]
     assert [(a["points"], a["defence"]) for a in frozen[A]["armies"]] == [(500, 5)]
@@ -60,6 +72,7 @@ def test_tv_mk_1a_draw_both_lose_100_and_the_visitor_leaves_upright(tv1: Any) ->
     bp.roll_simple(battle.pk, scene.other, scene.campaign, scene.blue, D, [5])
     red2, blue1 = army_key(scene.red, 2), army_key(scene.blue, 1)
     bp.allocate(battle.pk, scene.player, scene.campaign, scene.red, A, 0, blue1)
+    before_last = dump()
     bp.allocate(battle.pk, scene.other, scene.campaign, scene.blue, D, 0, red2)
     battle = Battle.objects.get(pk=battle.pk)
     assert (battle.result_chooser, battle.result_opponent, battle.status) == (
@@ -68,8 +81,20 @@ def test_tv_mk_1a_draw_both_lose_100_and_the_visitor_leaves_upright(tv1: Any) ->
     assert (red.points, red.tile.label, red.on_side) == (400, "0403", False)
     assert (blue.points, blue.tile.label, blue.on_side) == (400, "0504", False)
     assert scene.tile("0504").controller_id == scene.blue.pk
-    # One chronicle entry tells the whole battle.
-    assert events(scene) == seq + 1
+    # An entry per step (set-up, two rolls, the first allocation); the last allocation and the
+    # outcome are one entry, which tells the whole battle.
+    assert events(scene) == seq + 5
+    steps = Event.objects.filter(campaign=scene.campaign, seq__gt=start_seq).order_by("seq")
+    assert [(e.kind, e.summary, e.dice) for e in steps[:4]] == [
+        ("summer.battle_step", "Battle at 0504: Simple battle set up, Red attacking Blue "
+         "(MK-SIMPLE-1).", []),
+        ("summer.battle_step", "Battle at 0504: Red rolls 6 (typed in, MK-SIMPLE-4).",
+         [{"purpose": "Red's battle dice", "values": [6], "source": "table"}]),
+        ("summer.battle_step", "Battle at 0504: Blue rolls 5 (typed in, MK-SIMPLE-4).",
+         [{"purpose": "Blue's battle dice", "values": [5], "source": "table"}]),
+        ("summer.battle_step", "Battle at 0504: Red puts a 6 on Blue's army #1 (MK-SIMPLE-5).",
+         []),
+    ]
     event = last_event(scene)
     assert event.summary.startswith(
         "Simple battle at 0504 (Red attacking, MK-SIMPLE). Red rolls 6 (typed in). Blue rolls 5 "
@@ -81,8 +106,11 @@ def test_tv_mk_1a_draw_both_lose_100_and_the_visitor_leaves_upright(tv1: Any) ->
     assert [d["values"] for d in event.dice] == [[6], [5]]
     assert [d["source"] for d in event.dice] == ["table", "table"]
     assert event.data["play"]["steps"] == [[A, 0, blue1], [D, 0, red2]]
-    # Undo puts every row back as before the battle was set up.
+    # Undoing the result returns to the moment before the last allocation; undoing every step
+    # puts every row back as before the battle was set up.
     undo_latest(scene.campaign, scene.gm)
+    assert dump() == before_last
+    assert undo_back_to(scene, start_seq) == 4
     assert dump() == before
 
 
@@ -149,7 +177,7 @@ def test_mk_simple_7_a_destroyed_armys_unused_die_is_still_allocated(scene: Scen
     Army.objects.filter(kingdom=scene.blue, number=1).update(points=100)
     scene.at("C")
     battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
-    before = dump()
+    before, start_seq = dump(), last_event(scene).seq
     bp.start_simple(battle.pk, scene.gm, scene.campaign, None)
     bp.roll_simple(battle.pk, scene.player, scene.campaign, scene.red, A, [6])
     bp.roll_simple(battle.pk, scene.other, scene.campaign, scene.blue, D, [6])
@@ -159,6 +187,7 @@ def test_mk_simple_7_a_destroyed_armys_unused_die_is_still_allocated(scene: Scen
     assert [a["destroyed"] for a in view["sides"][D]["armies"]] == [True]
     assert (view["turn"], view["sides"][D]["pool"]) == (D, [{"index": 0, "value": 6,
                                                              "used": False}])
+    before_last = dump()
     bp.allocate(battle.pk, scene.other, scene.campaign, scene.blue, D, 0, red2)
     battle = Battle.objects.get(pk=battle.pk)
     assert (battle.result_chooser, battle.result_opponent, battle.status) == (
@@ -181,6 +210,8 @@ def test_mk_simple_7_a_destroyed_armys_unused_die_is_still_allocated(scene: Scen
     from campaign.systems.mighty_kingdoms.winter_services import last_army_number
     assert last_army_number(scene.blue.pk) == 1
     undo_latest(scene.campaign, scene.gm)
+    assert dump() == before_last
+    assert undo_back_to(scene, start_seq) == 4
     assert dump() == before
 
 
@@ -230,7 +261,7 @@ def test_refusals_change_nothing(tv1: Any) -> None:
         assert dump() == before and events(scene) == seq
     bp.allocate(battle.pk, scene.player, scene.campaign, scene.red, A, 0, blue1)
     bp.allocate(battle.pk, scene.other, scene.campaign, scene.blue, D, 0, red1)
-    before = dump()
+    before, seq = dump(), events(scene)
     with pytest.raises(ServiceError, match="already been used"):
         bp.allocate(battle.pk, scene.player, scene.campaign, scene.red, A, 0, blue1)
     assert dump() == before and events(scene) == seq
@@ -257,7 +288,7 @@ def test_tv_mk_6_naval_battle_the_loser_picks_the_ship(scene: Scene) -> None:
     scene.at("C")
     battle = summer.choose_battle(scene.red, scene.player, "0505", scene.blue.pk, True)
     assert battle.kind == "naval"
-    before = dump()
+    before, start_seq = dump(), last_event(scene).seq
     bp.roll_naval(battle.pk, scene.player, scene.campaign, scene.red, A, [3, 2])
     bp.roll_naval(battle.pk, scene.other, scene.campaign, scene.blue, D, [4])
     play = Battle.objects.get(pk=battle.pk).data["play"]
@@ -269,6 +300,7 @@ def test_tv_mk_6_naval_battle_the_loser_picks_the_ship(scene: Scene) -> None:
                                [f"ship:{t1.pk}"])
     bp.choose_naval_losses(battle.pk, scene.player, scene.campaign, scene.red, A,
                            [f"ship:{s2.pk}"])
+    before_last = dump()
     bp.choose_naval_losses(battle.pk, scene.other, scene.campaign, scene.blue, D,
                            [f"ship:{t1.pk}"])
     battle = Battle.objects.get(pk=battle.pk)
@@ -288,6 +320,8 @@ def test_tv_mk_6_naval_battle_the_loser_picks_the_ship(scene: Scene) -> None:
         "wins against Blue. Red's ship #2 is lost in the fighting. Blue's ship #1 is lost in "
         "the fighting.")
     undo_latest(scene.campaign, scene.gm)
+    assert dump() == before_last
+    assert undo_back_to(scene, start_seq) == 3
     assert dump() == before
 
 
@@ -362,10 +396,11 @@ def test_tv_mk_7_land_water_from_dice(scene: Scene, blue_dice: list[int], b2_upr
     scene.at("C")
     battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
     assert battle.kind == "land_water"
-    before = dump()
+    before, start_seq = dump(), last_event(scene).seq
     with pytest.raises(ServiceError, match="Type in 3 dice"):
         bp.roll_land_water(battle.pk, scene.player, scene.campaign, scene.red, A, [3, 5])
     bp.roll_land_water(battle.pk, scene.player, scene.campaign, scene.red, A, [3, 5, 2])
+    before_last = dump()
     bp.roll_land_water(battle.pk, scene.other, scene.campaign, scene.blue, D, blue_dice)
     battle = Battle.objects.get(pk=battle.pk)
     assert battle.result_chooser == result
@@ -379,7 +414,12 @@ def test_tv_mk_7_land_water_from_dice(scene: Scene, blue_dice: list[int], b2_upr
     summary = last_event(scene).summary
     assert summary.startswith("Land/water battle at 0504 (MK-LW). Red rolls 3, 5, 2 = 10 "
                               "(typed in).")
+    # The first roll is an entry of its own: undoing the result leaves it.
     undo_latest(scene.campaign, scene.gm)
+    assert dump() == before_last
+    play = Battle.objects.get(pk=battle.pk).data["play"]
+    assert (play["dice"], play["source"]) == ({A: [3, 5, 2], D: None}, {A: "table", D: None})
+    assert undo_back_to(scene, start_seq) == 1
     assert dump() == before
 
 

@@ -138,7 +138,10 @@ def test_a_player_and_the_gm_fight_a_simple_battle_die_by_die_on_phones(live_ser
                   kingdom=scene.blue)}
     assert points == {("Red", 2): (500, "0504", False), ("Red", 3): (300, "0504", False),
                       ("Blue", 1): (400, "0604", True), ("Blue", 2): (200, "0604", True)}
-    assert Event.objects.count() == events + 1  # the whole battle is one chronicle entry
+    # An entry per step (set-up, each side's dice, each allocation), the last allocation and
+    # the outcome together.
+    assert list(Event.objects.order_by("seq").values_list("kind", flat=True)[events:]) == [
+        "summer.battle_step"] * 6 + ["summer.battle_result"]
 
 
 DESK = {"width": 1280, "height": 900}

@@ -6,11 +6,13 @@ Defence at the start), each side's dice and where they came from, and every allo
 concession so far. The rules (``battles.rules.mighty_kingdoms``) replay that record into their
 state on every request, so they validate each step and nothing else keeps a copy.
 
-The record in progress is a draft that touches nothing else. When the battle is over, the whole
-of it becomes ONE chronicle entry: points losses (Army.points -100 per hit, destroyed at 0), then
-the same MK-RESULT code path as a result the GM enters by hand (``summer_battles.enter_result``),
-with the dice, each allocation and the outcome told in the entry. Undoing that entry puts every
-row back as it was before the battle was set up.
+The record in progress touches nothing but the battle row, and each step of it (the set-up,
+each side's dice, each allocation or choice of losses) is a chronicle entry of its own, with its
+dice, so undo takes back one step at a time. When the battle is over, the last step and the
+outcome are one entry: points losses (Army.points -100 per hit, destroyed at 0), then the same
+MK-RESULT code path as a result the GM enters by hand (``summer_battles.enter_result``), with the
+dice, each allocation and the outcome told in the entry. Undoing that entry puts every row back
+as it was just before that last step.
 
 Who may act: the side whose turn it is (the chooser is the attacker, MK-BSEL-6, MK-AMB-3), by
 its player or by a GM (``kingdom=None`` below). Every refusal raises ``ServiceError`` and
@@ -19,6 +21,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.db import transaction
@@ -71,6 +74,9 @@ def _load(campaign: Any, battle_id: int) -> tuple[MKState, Battle]:
         raise ServiceError("There is no such battle this month.")
     if battle.status != Battle.Status.PENDING or battle.result_chooser:
         raise ServiceError("This battle is over: its result has already been entered.")
+    # The row as it is now, before the step changes its record in place: the event's
+    # before-image, so undoing the step returns exactly here.
+    battle._before = copy.deepcopy(snapshot(battle))  # type: ignore[attr-defined]
     return state, battle
 
 
@@ -95,10 +101,24 @@ def _may_act(state: MKState, battle: Battle, kingdom: Kingdom | None, side: str)
                            f"{kingdom_name(state, kingdom.pk)}.")
 
 
-def _save_draft(battle: Battle, play: dict[str, Any]) -> None:
-    # The draft is folded into the battle's single chronicle entry when the battle ends.
-    battle.data = {**(battle.data or {}), "play": play}
-    battle.save(update_fields=["data"])
+def _save_draft(state: MKState, battle: Battle, user: Any, play: dict[str, Any], summary: str,
+                dice: list[dict[str, Any]] | None = None) -> None:
+    """Save one step of the battle in progress as a chronicle entry of its own (with the dice
+    it rolled), so undo takes it back exactly."""
+    with Recorder(state.campaign, user, "summer.battle_step",
+                  f"Battle at {label_of(state, battle.tile_id)}: {summary}", dice=dice,
+                  data={"battle": battle.pk}) as rec:
+        battle.data = {**(battle.data or {}), "play": play}
+        rec.saved(battle, battle._before)  # type: ignore[attr-defined]
+
+
+def _rolled(state: MKState, battle: Battle, side: str, values: list[int], source: str,
+            rule: str) -> tuple[str, list[dict[str, Any]]]:
+    """The summary and dice of a side's roll."""
+    name = kingdom_name(state, side_kingdom(battle, side))
+    how = "rolled by the server" if source == "server" else "typed in"
+    return (f"{name} rolls {', '.join(map(str, values))} ({how}, {rule}).",
+            [{"purpose": f"{name}'s battle dice", "values": list(values), "source": source}])
 
 
 def server_dice(count: int) -> list[int]:
@@ -140,22 +160,20 @@ def _finish(state: MKState, battle: Battle, user: Any, outcome: mkb.Outcome, *,
     (``summer_battles.apply_result``, the same path as a result the GM enters by hand)."""
     rec = Recorder(state.campaign, user, "summer.battle_result", "", dice=dice,
                    data={"battle": battle.pk})
-    # The draft in ``data["play"]`` was saved without an event; undoing this entry puts the
-    # battle back as it was before it was set up.
-    before_play = snapshot(battle)
-    before_play["data"] = {k: v for k, v in (battle.data or {}).items() if k != "play"}
-    rec.changes.append({"op": "update", "model": battle._meta.label_lower, "pk": battle.pk,
-                        "fields": before_play})
+    # The steps before this one are entries of their own: undoing this one puts the battle back
+    # as it was just before its last step (the row as ``_load`` read it).
+    play_done = {**play, "outcome": {"attacker": outcome.attacker.value,
+                                     "defender": outcome.defender.value, "rule": outcome.rule,
+                                     "attacker_score": outcome.attacker_score,
+                                     "defender_score": outcome.defender_score}}
+    battle.data = {**(battle.data or {}), "play": play_done}
+    rec.saved(battle, battle._before)  # type: ignore[attr-defined]
     movers = movers_at(state, [label_of(state, battle.tile_id)])
     for key, value in points.items():
         army = movers[key].army
         if army is not None:
             rec.update(state.army_rows[army.id], points=value)
-    play = {**play, "outcome": {"attacker": outcome.attacker.value,
-                                "defender": outcome.defender.value, "rule": outcome.rule,
-                                "attacker_score": outcome.attacker_score,
-                                "defender_score": outcome.defender_score}}
-    battle.data = {**(battle.data or {}), "play": play}
+    play = play_done
     battle.campaign = state.campaign
     story = story + summer_battles.apply_result(state, rec, battle, result=outcome.attacker.value,
                                                 removed=removed)
@@ -213,7 +231,9 @@ def start_simple(battle_id: int, user: Any, campaign: Any, kingdom: Kingdom | No
         for side in SIDES:
             for army in sides[side]["armies"]:
                 army["defence"] = mkb.simple_defence(army["points"], army["defending"])
-        _save_draft(battle, play)
+        _save_draft(state, battle, user, play,
+                    f"Simple battle set up, {kingdom_name(state, battle.chooser_id)} attacking "
+                    f"{kingdom_name(state, battle.opponent_id)} (MK-SIMPLE-1).")
         return battle
 
 
@@ -231,7 +251,8 @@ def roll_simple(battle_id: int, user: Any, campaign: Any, kingdom: Kingdom | Non
         if entry["dice"] is not None:
             raise ServiceError(f"{kingdom_name(state, entry['kingdom'])} has already rolled.")
         entry["dice"], entry["source"] = _dice_values(values, len(entry["armies"]), "MK-SIMPLE-4")
-        _save_draft(battle, play)
+        _save_draft(state, battle, user, play,
+                    *_rolled(state, battle, side, entry["dice"], entry["source"], "MK-SIMPLE-4"))
         return battle
 
 
@@ -250,7 +271,11 @@ def allocate(battle_id: int, user: Any, campaign: Any, kingdom: Kingdom | None, 
         _may_act(state, battle, kingdom, side)
         _rules(mkb.allocate, sim, side, die_index, target)
         play["steps"].append([side, die_index, target])
-        return _after_step(state, battle, user, play)
+        die = sim.side(mkb.Side(side)).dice[die_index]
+        names = {a["id"]: a["name"] for s in SIDES for a in play["sides"][s]["armies"]}
+        return _after_step(state, battle, user, play,
+                           f"{kingdom_name(state, side_kingdom(battle, side))} puts a {die} on "
+                           f"{names.get(target, target)} (MK-SIMPLE-5).")
 
 
 def resolve_automatically(battle_id: int, user: Any, campaign: Any,
@@ -277,14 +302,15 @@ def resolve_automatically(battle_id: int, user: Any, campaign: Any,
             sim = mkb.allocate(sim, choice.side, choice.die_index, choice.target)
             play["steps"].append([choice.side.value, choice.die_index, choice.target])
         play["automatic"] = True
-        return _after_step(state, battle, user, play)
+        return _after_step(state, battle, user, play, "resolved automatically (MK-SIMPLE-5).")
 
 
-def _after_step(state: MKState, battle: Battle, user: Any, play: dict[str, Any]) -> Battle:
+def _after_step(state: MKState, battle: Battle, user: Any, play: dict[str, Any],
+                summary: str) -> Battle:
     sim = simple_state(play)
     assert sim is not None
     if not mkb.simple_battle_over(sim):
-        _save_draft(battle, play)
+        _save_draft(state, battle, user, play, summary)
         return battle
     return _finish_simple(state, battle, user, play, sim)
 
@@ -452,7 +478,8 @@ def roll_naval(battle_id: int, user: Any, campaign: Any, kingdom: Kingdom | None
         rnd["dice"][side] = {t.id: v for t, v in zip(fleet, values)}
         rnd["source"][side] = source
         _rules(mkb.roll_naval_dice, sea, side, rnd["dice"][side])
-        _save_draft(battle, play)
+        summary, dice = _rolled(state, battle, side, values, source, "MK-NAVAL-1")
+        _save_draft(state, battle, user, play, f"round {len(play['rounds'])}: {summary}", dice)
         return battle
 
 
@@ -476,13 +503,15 @@ def choose_naval_losses(battle_id: int, user: Any, campaign: Any, kingdom: Kingd
         due = naval_hits(sea, rnd)[side]
         _rules(mkb._check_losses, sea, mkb.Side(side), list(ships), due)
         rnd["losses"][side] = list(ships)
+        chose = (f"{kingdom_name(state, side_kingdom(battle, side))} chooses its losses of "
+                 f"round {len(play['rounds'])} (MK-NAVAL-3).")
         if rnd["losses"][A] is None or rnd["losses"][D] is None:
-            _save_draft(battle, play)
+            _save_draft(state, battle, user, play, chose)
             return battle
         sea = _rules(naval_state, play)
         if mkb.naval_battle_over(sea):
             return _finish_naval(state, battle, user, play, sea)
-        _save_draft(battle, play)
+        _save_draft(state, battle, user, play, chose)
         return battle
 
 
@@ -630,7 +659,9 @@ def roll_land_water(battle_id: int, user: Any, campaign: Any, kingdom: Kingdom |
         counts = land_water_dice(state, battle)
         play["dice"][side], play["source"][side] = _dice_values(values, counts[side], "MK-LW-1")
         if play["dice"][A] is None or play["dice"][D] is None:
-            _save_draft(battle, play)
+            _save_draft(state, battle, user, play,
+                        *_rolled(state, battle, side, play["dice"][side], play["source"][side],
+                                 "MK-LW-1"))
             return battle
         tokens = _lw_tokens(state, battle)
         fought = _rules(mkb.land_water_battle, tokens[A], tokens[D], play["dice"][A],

@@ -26,6 +26,7 @@ from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
 from battles.rules import mighty_kingdoms as mkb
 from campaign.access import Access
 from campaign.chronicle import Recorder
+from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Tile, Visibility
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
@@ -338,7 +339,7 @@ def _title(army: Army) -> str:
 def _lock(army: Army) -> tuple[Campaign, Army]:
     """Lock the campaign (list checks read the whole kingdom, artefacts the whole campaign),
     then reload the army as it is now."""
-    campaign = Campaign.objects.select_for_update().get(pk=army.campaign_id)
+    campaign = lock_campaign(army.campaign_id)
     fresh = Army.objects.select_related("kingdom", "tile", "army_list").get(pk=army.pk)
     fresh.campaign = campaign
     return campaign, fresh
@@ -850,7 +851,7 @@ def reveal_lists(battle: Battle, rec: Recorder,
 def reveal_battle_lists(battle: Battle, user: Any) -> list[ArmyList]:
     """MK-SETUP-7 as an event of its own (a GM reveals the lists when the battle starts)."""
     with transaction.atomic():
-        Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+        lock_campaign(battle.campaign_id)
         battle = Battle.objects.select_related("campaign", "tile", "chooser", "opponent").get(
             pk=battle.pk)
         armies = battle_armies(battle)
@@ -911,8 +912,10 @@ def parse_unit_results(post: Any) -> list[mkb.UnitBattleRecord]:
     """The per-unit part of a Kings of War result form: ``units`` (unit ids) with
     ``routed_<id>`` and ``routed_enemy_<id>`` ticked or not. A malformed id is refused."""
     records = []
+    from campaign.parsing import parse_id
+
     for raw in post.getlist("units"):
-        if not raw.isdecimal() or len(raw) > 12:
+        if str(parse_id(raw)) != raw:  # an id, written as the form writes it
             raise ServiceError("The form names a unit that is not in this battle.")
         records.append(mkb.UnitBattleRecord(
             raw, routed_enemy=post.get(f"routed_enemy_{raw}") == "on",
@@ -992,7 +995,7 @@ def record_unit_results(battle: Battle, results: Iterable[mkb.UnitBattleRecord],
     not pending (its result in, or another month's), changing nothing."""
     records = list(results)
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=battle.campaign_id)
+        campaign = lock_campaign(battle.campaign_id)
         battle = Battle.objects.select_related("tile", "chooser", "opponent").get(pk=battle.pk)
         battle.campaign = campaign
         if not is_kow_battle(battle):

@@ -30,6 +30,7 @@ from typing import Any, Callable, Generic, NamedTuple, TypeVar
 from django.db.models import Q
 
 from battles.models import Army
+from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import grid_for
@@ -696,7 +697,7 @@ def load_state(campaign: Campaign, *, lock: bool = False) -> MKState:
     tiles, ``armies``/``ships`` every one. The map likewise: ``MKState.map``, ``map_around``
     and ``holdings_map``."""
     if lock:
-        campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        campaign = lock_campaign(campaign.pk)
     map_row = campaign.map
     labels: dict[int, str] = {}
     positions: dict[str, tuple[int, int]] = {}
