@@ -367,6 +367,8 @@ SUMMARY_CHOICES: Mapping[tuple[str, str], Mapping[str, tuple[Effect, ...]]] = {
     (OUTCROP, "Giant Amorphous Object"): {"keep": (gain(IRON, 6),), "sell": (gain(GOLD, 0, 1),)},
 }
 
+#: SNS-FAC-7: results that also give the Damned a Fantasm.
+FANTASM_EVENTS = ("Deep Underground Cavern", "Ancient Sacred Grounds", "Precious Discovery: Relic")
 #: SNS-FAC-9: results a Kingdom of Bone re-rolls.
 BONE_REROLLS = ("Sickness", "Revolt", "Crime Spree", "Serial Killer", "Karma Count", "Wish",
                 "Shunned!")
@@ -843,6 +845,10 @@ def resolve_event(
         # SNS-UPG-GONGFARMING with a Bathhouse: a Villager joins instead.
         return EventOutcome(table, roll, "Sickness (a Villager joins)",
                             units_gained=(("VILLAGER", 1),))
+    if damned and entry.special.endswith("bandits"):
+        # SNS-FAC-7: bandits meeting the Damned become a Zombie at a Temple or Catacomb.
+        return EventOutcome(table, roll, f"{entry.name} (become a Zombie)",
+                            units_gained=(("ZOMBIE", 1),))
     converted = _converted(table, entry.name, ctx)
     if converted or entry.name == IDLE:
         idle_harvest = (table in (FARM, FISHING, FOREST, OUTCROP)
@@ -860,6 +866,10 @@ def resolve_event(
         return EventOutcome(table, roll, str(out["name"]), pending=pending.what)
     except _Reroll:
         return EventOutcome(table, roll, str(out["name"]), reroll=True)
+    if (damned and "declined" not in str(out["name"])
+            and any(name in str(out["name"]) for name in FANTASM_EVENTS)):
+        # SNS-FAC-7: these discoveries also raise a Fantasm for the Damned.
+        out["units_gained"].append(("FANTASM", 1))
     if dice.rolls or picks.picks:
         raise RuleViolation("More sub-rolls or choices were given than this event uses "
                             "(SNS-EVT-2).")
