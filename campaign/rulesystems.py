@@ -92,6 +92,20 @@ class RuleSystem:
       defines ``CAMPAIGNS``, a tuple of ``campaign.demo.DemoCampaign`` (a campaign slug and
       ``build(users)``, which creates that campaign from the demo users); ``manage.py
       load_demo`` builds each whose slug is still free.
+    - ``transfer``: dotted path of the system's campaign-file section module (empty: the system
+      keeps nothing of its own in a campaign file). Its section is written under
+      ``campaign.systems.<slug>`` with its own ``version``. The module defines
+      ``SECTION_VERSION: int`` (the version it writes; it reads 1 up to it);
+      ``export_section(campaign, refs) -> dict`` (its rows as JSON-ready lists, by natural keys;
+      ``refs`` a ``campaign.transfer.base.Refs`` turning ids into reference strings);
+      ``plan_section(node, context) -> plan`` (checks the section, a
+      ``campaign.transfer.base.Node``, against the file's core and the system's own rules before
+      anything is written, raising ``ImportRefused`` with a path-qualified message; ``context``
+      is a ``campaign.transfer.sections.PlanContext``) and ``write_section(plan, context)``
+      (writes the rows in the import's transaction; ``context`` a ``WriteContext`` holding the
+      core's new rows by natural key). Optionally ``JSON_REFS`` (where its JSON values hold
+      database ids) and ``export_refs(campaign)`` (the kinds of reference its rows define, such
+      as ships). ``campaign/transfer/sections.py`` has the details.
     """
 
     slug: str
@@ -109,6 +123,7 @@ class RuleSystem:
     shell: str = ""
     url_prefix: str = ""
     demo: str = ""
+    transfer: str = ""
     read_only: bool = False
     # Whether the system's own pages need the campaign to have a map (of ``map_style.kind``):
     # an imported file without one, or with another kind of map, is refused.

@@ -133,7 +133,7 @@ def rich(campaign: Campaign, gm: User, player: User, other_player: User,
 
 def test_export_holds_the_whole_campaign(rich: Campaign) -> None:
     data = transfer.export_campaign(rich)
-    assert data["format"] == "hexkeep-campaign" and data["version"] == 2
+    assert data["format"] == "hexkeep-campaign" and data["version"] == 3
     assert data["exported_at"].startswith("20")
     body = data["campaign"]
     assert body["slug"] == rich.slug and body["rule_system"] == "mighty-kingdoms"
@@ -152,7 +152,8 @@ def test_export_holds_the_whole_campaign(rich: Campaign) -> None:
     assert len(tiles) == 48
     assert tiles[0]["edges"] == {"0": ["river"], "3": ["forest", "mountain"]}
     assert tiles[0]["controller"] == "Red" and tiles[0]["settlement"] == "city"
-    assert [s["paired_army"] for s in body["ships"]] == [None, 1]
+    mk = body["systems"]["mighty-kingdoms"]
+    assert mk["version"] == 1 and [s["paired_army"] for s in mk["ships"]] == [None, 1]
     assert [e["seq"] for e in body["events"]] == sorted(e["seq"] for e in body["events"])
     assert all("changes" not in e and "reversible" not in e for e in body["events"])
     undo = next(e for e in body["events"] if e["kind"] == "undo")
@@ -344,13 +345,14 @@ def _tiles(doc: dict[str, Any]) -> list[dict[str, Any]]:
     [
         (lambda d: d.update(format="something-else"), "not a Hexkeep campaign file"),
         (lambda d: d.pop("format"), "not a Hexkeep campaign file"),
-        (lambda d: d.update(version=3),
-         "This file is version 3; version 3 is not supported (this site reads versions 1 and 2)"),
+        (lambda d: d.update(version=4),
+         "This file is version 4; version 4 is not supported (this site reads versions 1, 2 "
+         "and 3)"),
         (lambda d: d.update(version=0), "version 0 is not supported"),
         (lambda d: d.update(version="2"),
-         "version: expected a whole number (versions 1 and 2), got the string '2'"),
+         "version: expected a whole number (versions 1, 2 and 3), got the string '2'"),
         (lambda d: d.pop("version"),
-         "version: expected a whole number (versions 1 and 2), got null"),
+         "version: expected a whole number (versions 1, 2 and 3), got null"),
         (lambda d: d.pop("campaign"), "The file: the field 'campaign' is missing"),
         (lambda d: d["campaign"].update(rule_system="warhammer-fantasy"),
          "campaign.rule_system: unknown rule system 'warhammer-fantasy'"),
@@ -387,8 +389,8 @@ def _tiles(doc: dict[str, Any]) -> list[dict[str, Any]]:
          "campaign.members[0].role: 'king' is not one of"),
         (lambda d: d["campaign"]["armies"][0].update(tile="nowhere"),
          "campaign.armies[0].tile: no tile labelled 'nowhere'"),
-        (lambda d: d["campaign"]["ships"][1].update(paired_army=9),
-         "campaign.ships[1].paired_army: Red has no army #9"),
+        (lambda d: d["campaign"]["systems"]["mighty-kingdoms"]["ships"][1].update(paired_army=9),
+         "campaign.systems.mighty-kingdoms.ships[1].paired_army: Red has no army #9"),
         (lambda d: d["campaign"]["events"][2].update(seq=1),
          "campaign.events[2].seq: event #1 is listed twice"),
         (lambda d: d["campaign"]["events"][0].update(undo_of=999),
@@ -495,14 +497,14 @@ def test_import_page_creates_the_campaign(rich: Campaign, gm: User, login: Any) 
 def _bad_files(text: str) -> dict[str, tuple[str, str | None, str]]:
     data = json.loads(text)
     wrong_version = copy.deepcopy(data)
-    wrong_version["version"] = 3
+    wrong_version["version"] = 4
     wrong_format = copy.deepcopy(data)
     wrong_format["format"] = "campaign"
     dangling = copy.deepcopy(data)
     dangling["campaign"]["map"]["tiles"][12]["controller"] = "Red "
     return {
         "malformed": (text[: len(text) // 2], "fresh", "This is not a JSON file"),
-        "version": (json.dumps(wrong_version), "fresh", "version 3 is not supported"),
+        "version": (json.dumps(wrong_version), "fresh", "version 4 is not supported"),
         "format": (json.dumps(wrong_format), "fresh", "not a Hexkeep campaign file"),
         "dangling": (json.dumps(dangling), "fresh",
                      "campaign.map.tiles[12].controller: no kingdom named 'Red '"),
@@ -565,11 +567,11 @@ def test_import_command_defaults_to_the_first_superuser(rich: Campaign, admin_us
 
 def test_import_command_refusals_write_nothing(rich: Campaign, gm: User, tmp_path: Path) -> None:
     data = transfer.export_campaign(rich)
-    data["version"] = 3
+    data["version"] = 4
     source = tmp_path / "campaign.json"
     source.write_text(transfer.dumps(data), encoding="utf-8")
     before = counts()
-    with pytest.raises(CommandError, match=r"version 3 is not supported"):
+    with pytest.raises(CommandError, match=r"version 4 is not supported"):
         call_command("import_campaign", str(source), "--slug", "x", "--user", "gm",
                      stdout=io.StringIO())
     with pytest.raises(CommandError, match="no superuser"):
@@ -610,7 +612,7 @@ def test_large_campaign_round_trip_is_quick(gm: User) -> None:
 
 
 def test_the_example_in_the_documentation_imports(db: Any) -> None:
-    doc_path = Path(__file__).resolve().parents[2] / "docs" / "campaign-format.md"
+    doc_path = Path(__file__).resolve().parents[2] / "docs" / "campaign-file.md"
     example = doc_path.read_text(encoding="utf-8").split("## A short example")[1]
     data = json.loads(example.split("```json")[1].split("```")[0])
     ana = make_user("ana")

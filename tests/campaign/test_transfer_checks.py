@@ -263,7 +263,7 @@ def pages_of(campaign: Campaign) -> list[str]:
         "detail", "settings", "members", "map", "map_svg", "map_edit", "chronicle", "photos",
         "play", "export")]
     urls += [reverse("campaign:ledger:index", args=[slug]),
-             reverse("campaign:battles:index", args=[slug])]
+             reverse("mk:armies:index", args=[slug])]
     for kingdom in Kingdom.objects.filter(campaign=campaign):
         urls += [reverse("campaign:kingdom", args=[slug, kingdom.pk]),
                  reverse("campaign:ledger:kingdom", args=[slug, kingdom.pk])]

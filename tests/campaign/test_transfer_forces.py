@@ -21,7 +21,6 @@ from django.urls import reverse
 from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
 from campaign import chronicle, services, transfer
 from campaign.models import Campaign, Event, Kingdom, Membership, Photo, Role, Tile
-from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import advanced, phases
 from campaign.systems.mighty_kingdoms.models import (
     Artefact,
@@ -31,6 +30,7 @@ from campaign.systems.mighty_kingdoms.models import (
     Tithe,
     WizardQuest,
 )
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger.models import Balance, LedgerEntry
 from tests.campaign.conftest import as_imported, seat_again, without_import_event
@@ -204,13 +204,23 @@ def demo(db: Any) -> Campaign:
     return campaign
 
 
+# Mighty Kingdoms' section of a version 3 file, and the prefix of its paths in messages.
+MK = "campaign.systems.mighty-kingdoms."
+
+
+def _mk(doc: dict[str, Any]) -> dict[str, Any]:
+    """The Mighty Kingdoms section of a document (or of its ``campaign``)."""
+    body = doc["campaign"] if "campaign" in doc else doc
+    return body["systems"]["mighty-kingdoms"]
+
+
 # -- export ---------------------------------------------------------------------------------------
 
 
 def test_export_carries_natural_keys_not_ids(small: Campaign) -> None:
     data = transfer.export_campaign(small)
     body = data["campaign"]
-    assert data["version"] == 2
+    assert data["version"] == 3 and _mk(body)["version"] == 1
     red, blue = Army.objects.get(kingdom__name="Red", number=1), Army.objects.get(
         kingdom__name="Blue", number=1)
     fought = body["battles"][0]
@@ -242,13 +252,14 @@ def test_export_carries_natural_keys_not_ids(small: Campaign) -> None:
     assert units[2]["destroyed"] == {"reason": "battle", "clock": {
         "year": 9, "season": "summer", "month": 2, "phase": "D"}}
     assert units[0]["destroyed"] is None
-    assert [(o["kingdom"], o["token"], o["army"], o["ship"]) for o in body["orders"]] == [
+    assert [(o["kingdom"], o["token"], o["army"], o["ship"]) for o in _mk(body)["orders"]] == [
         ("Blue", "army:Blue#1", "Blue#1", None), ("Red", "pair:Red#1", None, "Red#1")]
-    assert body["orders"][0]["outcome"]["control"] == [None, "Blue"]
-    assert body["tithes"] == [{"year": 9, "giver": "Blue", "receiver": "Red", "gold": 1,
-                               "food": 1, "event": body["tithes"][0]["event"]}]
-    assert body["purchases"][0]["kingdom"] == "Red"
-    assert body["purchases"][0]["tile_label"] and body["purchases"][0]["event"] is not None
+    assert _mk(body)["orders"][0]["outcome"]["control"] == [None, "Blue"]
+    assert _mk(body)["tithes"] == [{"year": 9, "giver": "Blue", "receiver": "Red", "gold": 1,
+                               "food": 1, "event": _mk(body)["tithes"][0]["event"]}]
+    assert _mk(body)["purchases"][0]["kingdom"] == "Red"
+    purchase = _mk(body)["purchases"][0]
+    assert purchase["tile_label"] and purchase["event"] is not None
     state = body["state"]
     assert state["settled:Blue"] is True
     assert state["winter"]["cycles"]["tithe"] == [["Blue", False], ["Red", True]]
@@ -284,7 +295,7 @@ def test_demo_round_trip_keeps_every_row(demo: Campaign, login: Callable[..., An
     gm, alice = User.objects.get(username="gm"), User.objects.get(username="alice")
     first = transfer.export_campaign(demo)
     body = first["campaign"]
-    assert len(body["orders"]) == Order.objects.filter(campaign=demo).count() > 70
+    assert len(_mk(body)["orders"]) == Order.objects.filter(campaign=demo).count() > 70
     before = campaign_counts(demo)
     assert before["Purchase"] >= 9 and before["Battle"] >= 2 and before["Unit"] >= 4
 
@@ -386,10 +397,10 @@ def test_demo_round_trip_keeps_every_row(demo: Campaign, login: Callable[..., An
         reverse("campaign:kingdom", args=[copy_.slug, alice_kingdom.pk]),
         reverse("campaign:ledger:index", args=[copy_.slug]),
         reverse("campaign:ledger:kingdom", args=[copy_.slug, alice_kingdom.pk]),
-        reverse("campaign:battles:index", args=[copy_.slug]),
-        reverse("campaign:battles:army", args=[copy_.slug, alice_army.pk]),
+        reverse("mk:armies:index", args=[copy_.slug]),
+        reverse("mk:armies:army", args=[copy_.slug, alice_army.pk]),
     ]
-    gm_only = [reverse("campaign:battles:battle", args=[copy_.slug, fought.pk])]
+    gm_only = [reverse("mk:armies:battle", args=[copy_.slug, fought.pk])]
     for user, urls in ((gm, pages + gm_only), (alice, pages)):
         client = login(user)
         for url in urls:
@@ -425,7 +436,9 @@ def test_undo_right_after_import_is_refused(demo: Campaign, login: Callable[...,
 
 
 def test_version_1_file_imports_with_empty_new_sections(doc: dict[str, Any], gm: User) -> None:
-    for key in ("battles", "army_lists", "orders", "tithes", "purchases"):
+    # Version 1 kept ships at the top level of "campaign" and had no other section.
+    doc["campaign"]["ships"] = doc["campaign"].pop("systems")["mighty-kingdoms"]["ships"]
+    for key in ("battles", "army_lists"):
         doc["campaign"].pop(key)
     doc["version"] = 1
     doc["campaign"]["state"] = {"settled:3": True}
@@ -439,7 +452,7 @@ def test_version_1_file_imports_with_empty_new_sections(doc: dict[str, Any], gm:
     assert copy_.state == {"settled:3": True}
     assert copy_.events.exclude(kind="campaign.imported").order_by("-seq").first().data == {
         "giver": 3}
-    assert transfer.export_campaign(copy_)["version"] == 2
+    assert transfer.export_campaign(copy_)["version"] == 3
 
 
 # -- refusals -------------------------------------------------------------------------------------
@@ -516,42 +529,42 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
         copy.deepcopy(_unit(d)["strength"][0])),
      "campaign.army_lists[0].units[0].strength[2].reason: the routed_enemy mark of unit "
      "Blue#1/1 in battle 9/2/1 is listed twice"),
-    ("order army", lambda d: _c(d)["orders"][0].update(army="Blue#9"),
-     "campaign.orders[0].army: no army 'Blue#9' in this file."),
-    ("order ship", lambda d: _c(d)["orders"][1].update(ship="Blue#1"),
-     "campaign.orders[1].ship: no ship 'Blue#1' in this file."),
-    ("order token id", lambda d: _c(d)["orders"][0].update(token="army:12"),
-     "campaign.orders[0].token: 'army:12' is not a token such as 'army:Red#1'"),
-    ("order token ref", lambda d: _c(d)["orders"][0].update(token="army:Red#9"),
-     "campaign.orders[0].token: no army 'Red#9' in this file."),
-    ("order twice", lambda d: _c(d)["orders"][1].update(token="army:Blue#1"),
-     "campaign.orders[1].token: the order for army:Blue#1 in year 9, month 1 is listed twice"),
-    ("order kind", lambda d: _c(d)["orders"][0].update(kind="fly"),
-     "campaign.orders[0].kind: 'fly' is not one of"),
-    ("order target", lambda d: _c(d)["orders"][0].update(target="nowhere"),
-     "campaign.orders[0].target: no tile labelled 'nowhere' on the map."),
-    ("order outcome", lambda d: _c(d)["orders"][0]["outcome"].update(control=[None, "Purple"]),
-     "campaign.orders[0].outcome.control[1]: no kingdom named 'Purple' in this file."),
-    ("tithe giver", lambda d: _c(d)["tithes"][0].update(giver="Nobody"),
-     "campaign.tithes[0].giver: no kingdom named 'Nobody'."),
-    ("tithe gold", lambda d: _c(d)["tithes"][0].update(gold=-1),
-     "campaign.tithes[0].gold: must be at least 0, got -1."),
-    ("tithe event", lambda d: _c(d)["tithes"][0].update(event=999),
-     "campaign.tithes[0].event: there is no event #999."),
-    ("tithe twice", lambda d: _c(d)["tithes"].append(copy.deepcopy(_c(d)["tithes"][0])),
-     "campaign.tithes[1]: the tithe of Blue to Red in year 9 is listed twice"),
-    ("purchase kingdom", lambda d: _c(d)["purchases"][0].update(kingdom=5),
-     "campaign.purchases[0].kingdom: expected a string, got the number 5."),
-    ("purchase seq", lambda d: _c(d)["purchases"][0].pop("seq"),
-     "campaign.purchases[0]: the field 'seq' is missing."),
+    ("order army", lambda d: _mk(d)["orders"][0].update(army="Blue#9"),
+     MK + "orders[0].army: no army 'Blue#9' in this file."),
+    ("order ship", lambda d: _mk(d)["orders"][1].update(ship="Blue#1"),
+     MK + "orders[1].ship: no ship 'Blue#1' in this file."),
+    ("order token id", lambda d: _mk(d)["orders"][0].update(token="army:12"),
+     MK + "orders[0].token: 'army:12' is not a token such as 'army:Red#1'"),
+    ("order token ref", lambda d: _mk(d)["orders"][0].update(token="army:Red#9"),
+     MK + "orders[0].token: no army 'Red#9' in this file."),
+    ("order twice", lambda d: _mk(d)["orders"][1].update(token="army:Blue#1"),
+     MK + "orders[1].token: the order for army:Blue#1 in year 9, month 1 is listed twice"),
+    ("order kind", lambda d: _mk(d)["orders"][0].update(kind="fly"),
+     MK + "orders[0].kind: 'fly' is not one of"),
+    ("order target", lambda d: _mk(d)["orders"][0].update(target="nowhere"),
+     MK + "orders[0].target: no tile labelled 'nowhere' on the map."),
+    ("order outcome", lambda d: _mk(d)["orders"][0]["outcome"].update(control=[None, "Purple"]),
+     MK + "orders[0].outcome.control[1]: no kingdom named 'Purple' in this file."),
+    ("tithe giver", lambda d: _mk(d)["tithes"][0].update(giver="Nobody"),
+     MK + "tithes[0].giver: no kingdom named 'Nobody'."),
+    ("tithe gold", lambda d: _mk(d)["tithes"][0].update(gold=-1),
+     MK + "tithes[0].gold: must be at least 0, got -1."),
+    ("tithe event", lambda d: _mk(d)["tithes"][0].update(event=999),
+     MK + "tithes[0].event: there is no event #999."),
+    ("tithe twice", lambda d: _mk(d)["tithes"].append(copy.deepcopy(_mk(d)["tithes"][0])),
+     MK + "tithes[1]: the tithe of Blue to Red in year 9 is listed twice"),
+    ("purchase kingdom", lambda d: _mk(d)["purchases"][0].update(kingdom=5),
+     MK + "purchases[0].kingdom: expected a string, got the number 5."),
+    ("purchase seq", lambda d: _mk(d)["purchases"][0].pop("seq"),
+     MK + "purchases[0]: the field 'seq' is missing."),
     ("state kingdom", lambda d: _c(d)["state"].update({"settled:Purple": True}),
      "campaign.state['settled:Purple']: no kingdom named 'Purple' in this file."),
     ("state army", lambda d: _c(d)["state"]["winter"]["deploy"].update(placed={"Red#7": "0101"}),
      "campaign.state.winter.deploy.placed['Red#7']: no army 'Red#7' in this file."),
     ("event data", lambda d: _tithe_event(d)["data"].update(receiver="Purple"),
      "].data.receiver: no kingdom named 'Purple' in this file."),
-    ("section type", lambda d: _c(d).update(orders={}),
-     "campaign.orders: expected a list, got an object."),
+    ("section type", lambda d: _mk(d).update(orders={}),
+     MK + "orders: expected a list, got an object."),
     ("army twice", lambda d: _c(d)["armies"].append(copy.deepcopy(_c(d)["armies"][0])),
      "campaign.armies[3]: army #1 of Blue is listed twice (also at campaign.armies[0])."),
 ]
@@ -684,7 +697,7 @@ def quest_rows(campaign: Campaign) -> list[tuple[Any, ...]]:
 
 def test_export_carries_artefacts_and_quests_by_natural_keys(towers: Campaign) -> None:
     body = transfer.export_campaign(towers)["campaign"]
-    assert body["artefacts"] == [
+    assert _mk(body)["artefacts"] == [
         {"name": "Amulet of Dawn", "points": 10, "in_pool": False, "holder_unit": None,
          "held_by_capital_of": "Red", "captured_in": "1/3/1"},
         {"name": "Crown of Ages", "points": 25, "in_pool": False, "holder_unit": "Red#1/2",
@@ -700,7 +713,7 @@ def test_export_carries_artefacts_and_quests_by_natural_keys(towers: Campaign) -
         {"tower": "0404", "hero": "Blue#1/1", "result": "nothing"},
         {"tower": "0304", "hero": "Red#1/3", "result": "artefact"},
     ]
-    assert [{k: v for k, v in q.items() if k != "event"} for q in body["quests"]] == [
+    assert [{k: v for k, v in q.items() if k != "event"} for q in _mk(body)["quests"]] == [
         {"year": 1, "kingdom": "Red", "hero": "Red#1/1", "tower": "0404", "die": 4,
          "modifier": 1, "total": 5, "result": "great_artefact", "artefact": "Crown of Ages"},
         {"year": 1, "kingdom": "Blue", "hero": "Blue#1/1", "tower": "0404", "die": 2,
@@ -708,8 +721,8 @@ def test_export_carries_artefacts_and_quests_by_natural_keys(towers: Campaign) -
         {"year": 1, "kingdom": "Red", "hero": "Red#1/3", "tower": "0304", "die": 3,
          "modifier": 1, "total": 4, "result": "artefact", "artefact": "Amulet of Dawn"},
     ]
-    assert [q["event"] for q in body["quests"]] == [e["seq"] for e in quest_events]
-    assert [(p["kingdom"], p["kind"], p["tile_label"]) for p in body["purchases"]] == [
+    assert [q["event"] for q in _mk(body)["quests"]] == [e["seq"] for e in quest_events]
+    assert [(p["kingdom"], p["kind"], p["tile_label"]) for p in _mk(body)["purchases"]] == [
         ("Red", "quest", "0404"), ("Blue", "quest", "0404"), ("Red", "quest", "0304")]
     assert body["state"]["winter"]["cycles"]["buy"] == [["Red", False], ["Blue", False],
                                                         ["Red", False]]
@@ -770,81 +783,81 @@ def test_artefacts_and_quests_round_trip(towers: Campaign, gm: User, player: Use
 def test_a_file_without_the_advanced_sections_imports_with_none(towers_doc: dict[str, Any],
                                                                  gm: User) -> None:
     for key in ("artefacts", "quests"):
-        towers_doc["campaign"].pop(key)
+        _mk(towers_doc).pop(key)
     copy_ = transfer.import_campaign(towers_doc, gm, slug="towers-copy")
     counted = campaign_counts(copy_)
     assert (counted["Artefact"], counted["WizardQuest"], counted["Unit"]) == (0, 0, 5)
-    assert transfer.export_campaign(copy_)["campaign"]["artefacts"] == []
+    assert _mk(transfer.export_campaign(copy_))["artefacts"] == []
 
 
 def _art(doc: dict[str, Any], name: str) -> dict[str, Any]:
-    return next(a for a in doc["campaign"]["artefacts"] if a["name"] == name)
+    return next(a for a in _mk(doc)["artefacts"] if a["name"] == name)
 
 
 def _quest(doc: dict[str, Any], i: int = 0) -> dict[str, Any]:
-    return doc["campaign"]["quests"][i]
+    return _mk(doc)["quests"][i]
 
 
 ADVANCED_REFUSALS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("holder unknown unit", lambda d: _art(d, "Crown of Ages").update(holder_unit="Red#1/9"),
-     "campaign.artefacts[1].holder_unit: no unit 'Red#1/9' in this file."),
+     MK + "artefacts[1].holder_unit: no unit 'Red#1/9' in this file."),
     ("holder unit type", lambda d: _art(d, "Crown of Ages").update(holder_unit=7),
-     "campaign.artefacts[1].holder_unit: expected a string, got the number 7."),
+     MK + "artefacts[1].holder_unit: expected a string, got the number 7."),
     ("capital unknown kingdom", lambda d: _art(d, "Amulet of Dawn").update(
         held_by_capital_of="Purple"),
-     "campaign.artefacts[0].held_by_capital_of: no kingdom named 'Purple'."),
+     MK + "artefacts[0].held_by_capital_of: no kingdom named 'Purple'."),
     ("artefact twice", lambda d: _art(d, "Orb of Night").update(name="crown of ages"),
-     "campaign.artefacts[2].name: artefact 'crown of ages' is listed twice "
-     "(also at campaign.artefacts[1].name)."),
+     MK + "artefacts[2].name: artefact 'crown of ages' is listed twice "
+     "(also at " + MK + "artefacts[1].name)."),
     ("artefact name empty", lambda d: _art(d, "Orb of Night").update(name=" "),
-     "campaign.artefacts[2].name: must not be empty."),
+     MK + "artefacts[2].name: must not be empty."),
     ("artefact name long", lambda d: _art(d, "Orb of Night").update(name="x" * 101),
-     "campaign.artefacts[2].name: longer than 100 characters (101)."),
+     MK + "artefacts[2].name: longer than 100 characters (101)."),
     ("artefact points", lambda d: _art(d, "Orb of Night").update(points=-1),
-     "campaign.artefacts[2].points: must be at least 0, got -1."),
+     MK + "artefacts[2].points: must be at least 0, got -1."),
     ("artefact in two places", lambda d: _art(d, "Crown of Ages").update(
         held_by_capital_of="Red"),
-     "campaign.artefacts[1]: an artefact out of the pool is held by exactly one unit"),
+     MK + "artefacts[1]: an artefact out of the pool is held by exactly one unit"),
     ("artefact nowhere", lambda d: _art(d, "Crown of Ages").update(holder_unit=None),
-     "campaign.artefacts[1]: an artefact out of the pool is held by exactly one unit"),
+     MK + "artefacts[1]: an artefact out of the pool is held by exactly one unit"),
     ("pooled artefact held", lambda d: _art(d, "Orb of Night").update(
         held_by_capital_of="Blue"),
-     "campaign.artefacts[2].in_pool: an artefact in the pool is held by nobody"),
+     MK + "artefacts[2].in_pool: an artefact in the pool is held by nobody"),
     ("artefact battle", lambda d: _art(d, "Amulet of Dawn").update(captured_in="1/1/1"),
-     "campaign.artefacts[0].captured_in: no battle '1/1/1' in this file."),
-    ("artefacts type", lambda d: d["campaign"].update(artefacts={}),
-     "campaign.artefacts: expected a list, got an object."),
+     MK + "artefacts[0].captured_in: no battle '1/1/1' in this file."),
+    ("artefacts type", lambda d: _mk(d).update(artefacts={}),
+     MK + "artefacts: expected a list, got an object."),
     ("quest unknown unit", lambda d: _quest(d).update(hero="Red#1/9"),
-     "campaign.quests[0].hero: no unit 'Red#1/9' in this file."),
+     MK + "quests[0].hero: no unit 'Red#1/9' in this file."),
     ("quest hero of another kingdom", lambda d: _quest(d).update(hero="Blue#1/1"),
-     "campaign.quests[0].hero: 'Blue#1/1' is not a unit of Red."),
+     MK + "quests[0].hero: 'Blue#1/1' is not a unit of Red."),
     ("quest hero twice", lambda d: _quest(d, 2).update(hero="Red#1/1", tower="0305"),
-     "campaign.quests[2].hero: the quest of unit Red#1/1 in year 1 is listed twice "
-     "(also at campaign.quests[0].hero)."),
+     MK + "quests[2].hero: the quest of unit Red#1/1 in year 1 is listed twice "
+     "(also at " + MK + "quests[0].hero)."),
     ("quest tower twice", lambda d: _quest(d, 2).update(tower="0404"),
-     "campaign.quests[2].tower: the quest of Red to the tower at 0404 in year 1 is listed "
-     "twice (also at campaign.quests[0].tower)."),
+     MK + "quests[2].tower: the quest of Red to the tower at 0404 in year 1 is listed "
+     "twice (also at " + MK + "quests[0].tower)."),
     ("quest unknown tower", lambda d: _quest(d).update(tower="9999"),
-     "campaign.quests[0].tower: no tile labelled '9999' on the map."),
+     MK + "quests[0].tower: no tile labelled '9999' on the map."),
     ("quest kingdom", lambda d: _quest(d).update(kingdom="Purple"),
-     "campaign.quests[0].kingdom: no kingdom named 'Purple'."),
+     MK + "quests[0].kingdom: no kingdom named 'Purple'."),
     ("quest bad result", lambda d: _quest(d).update(result="triumph"),
-     "campaign.quests[0].result: 'triumph' is not one of 'hero_lost', 'injured', 'nothing', "
+     MK + "quests[0].result: 'triumph' is not one of 'hero_lost', 'injured', 'nothing', "
      "'artefact', 'great_artefact', 'rare_artefact'."),
     ("quest result type", lambda d: _quest(d).update(result=5),
-     "campaign.quests[0].result: expected a string, got the number 5."),
+     MK + "quests[0].result: expected a string, got the number 5."),
     ("quest die", lambda d: _quest(d).update(die=7, total=8),
-     "campaign.quests[0].die: a die shows 1 to 6, got 7."),
+     MK + "quests[0].die: a die shows 1 to 6, got 7."),
     ("quest total", lambda d: _quest(d).update(total=6),
-     "campaign.quests[0].total: must be die + modifier (4 + 1), got 6."),
+     MK + "quests[0].total: must be die + modifier (4 + 1), got 6."),
     ("quest artefact unknown", lambda d: _quest(d).update(artefact="Sword of Dusk"),
-     "campaign.quests[0].artefact: no artefact 'Sword of Dusk' in this file."),
+     MK + "quests[0].artefact: no artefact 'Sword of Dusk' in this file."),
     ("quest artefact without success", lambda d: _quest(d, 1).update(artefact="Orb of Night"),
-     "campaign.quests[1].artefact: a quest with the result 'nothing' brings back no artefact."),
+     MK + "quests[1].artefact: a quest with the result 'nothing' brings back no artefact."),
     ("quest event", lambda d: _quest(d).update(event=999),
-     "campaign.quests[0].event: there is no event #999."),
+     MK + "quests[0].event: there is no event #999."),
     ("quest year", lambda d: _quest(d).pop("year"),
-     "campaign.quests[0]: the field 'year' is missing."),
+     MK + "quests[0]: the field 'year' is missing."),
     ("quest event data hero", lambda d: next(
         e for e in d["campaign"]["events"] if e["kind"] == "winter.quest")["data"].update(
         hero="Red#4/1"),

@@ -1,4 +1,4 @@
-"""manage.py export_campaign SLUG [-o FILE]: write a campaign file (docs/campaign-format.md)."""
+"""manage.py export_campaign SLUG [-o FILE]: write a campaign file (docs/campaign-file.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from campaign.models import Campaign
 class Command(BaseCommand):
     help = (
         "Export a whole campaign as a versioned JSON campaign file, to standard output or to "
-        "FILE with -o. Invitations and undo data are not included (see docs/campaign-format.md)."
+        "FILE with -o. Invitations and undo data are not included (see docs/campaign-file.md)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -61,4 +61,5 @@ SYSTEM = RuleSystem(
     shell="campaign.systems.mighty_kingdoms.shell",
     url_prefix="mk",
     demo="campaign.systems.mighty_kingdoms.demo",
+    transfer="campaign.systems.mighty_kingdoms.transfer",
 )
