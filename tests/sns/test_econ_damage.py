@@ -19,6 +19,7 @@ from campaign.systems.swords_and_stones.rules.economy import (
     FOOD,
     PAGANITE,
     WOOD,
+    EconOptions,
     LedgerLine,
     RuleViolation,
     Stockpile,
@@ -205,3 +206,15 @@ def test_sns_state_7_spell_list() -> None:
     assert (SPELLS["Voodoo Magic"].cost, SPELLS["Voodoo Magic"].factions) == (16, ("P", "D"))
     assert SPELLS["Dragon Reanimation"].cost == 12
     assert SPELLS["Dagobah"].timer == "Dagobah"
+
+
+def test_sns_bld_totem_destroyed_costs_three_of_the_probable_resource() -> None:
+    """SNS-BLD-TOTEM, SNS-AMB-30: a destroyed Totem costs 3 favor by default (the lost symbol's
+    probable reading) or 3 of the resource the group reads; never more than there is."""
+    assert d.totem_destroyed(Stockpile(favor=5)) == (
+        LedgerLine(FAVOR, -3, "SNS-BLD-TOTEM", "a Totem was destroyed"),)
+    assert d.totem_destroyed(Stockpile(favor=1)) == (
+        LedgerLine(FAVOR, -1, "SNS-BLD-TOTEM", "a Totem was destroyed"),)
+    gold = EconOptions(totem_loss_resource="gold")
+    assert d.totem_destroyed(Stockpile(gold=4, favor=4), gold) == (
+        LedgerLine("gold", -3, "SNS-BLD-TOTEM", "a Totem was destroyed"),)

@@ -251,3 +251,19 @@ def test_harvest_dice_are_checked() -> None:
     """SNS-ECON-22: a harvest die is a d6 showing 1 to 6."""
     with pytest.raises(ValueError):
         h.harvest_site(h.Site("forest", 4), (7,))
+
+
+def test_sns_map_sites_follow_the_map_type() -> None:
+    """SNS-MAP-3 (Black Forest: Forests level 6), SNS-MAP-8 (Great Sandy: Forests start with 1
+    scarcity), SNS-MAP-6 (Gold Coast middle islands: level 3, gold on 2+), SNS-MAP-2 and
+    SNS-MAP-9 (a Mountain's stone never runs out); a plain table changes nothing."""
+    assert h.place_site("forest", 3, map_type="black_forest").level == 6
+    sandy = h.place_site("forest", 4, map_type="great_sandy")
+    assert (sandy.level, sandy.scarcity) == (4, 1)
+    island = h.place_site("outcrop", 5, map_type="gold_coast", middle_island=True)
+    assert (island.level, island.secondary, island.threshold) == (3, GOLD, 2)
+    assert _amounts(h.harvest_site(island, (2, 3)).lines) == {GOLD: 2}
+    mountain = h.place_site("outcrop", 3, map_type="lonely_mountain", at_mountain=True)
+    assert h.add_scarcity(mountain, 9).depleted is False
+    assert h.place_site("outcrop", 3, map_type="mountains", at_mountain=True).unlimited
+    assert h.place_site("forest", 3) == h.Site("forest", 3)

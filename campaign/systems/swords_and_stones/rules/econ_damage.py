@@ -24,13 +24,16 @@ from campaign.systems.swords_and_stones.rules.catalogue import (
 from campaign.systems.swords_and_stones.rules.econ_turn import Foundation, Timer, start_timer
 from campaign.systems.swords_and_stones.rules.economy import (
     DAMNED,
+    DEFAULT_OPTIONS,
     FACTION_LETTER,
     FAVOR,
     FOOD,
     WOOD,
+    EconOptions,
     LedgerLine,
     RuleViolation,
     Stockpile,
+    lose_up_to,
     pay,
 )
 
@@ -136,6 +139,15 @@ def wound_building(code: str, wounds: int, damage: int, *, bonus_hp: int = 0,
         return BuildingDamage(min(total, hp - 1), False, fire)
     defensive = building.category == DEFENSIVE
     return BuildingDamage(min(total, hp), total >= hp, fire and not defensive)
+
+
+def totem_destroyed(stockpile: Stockpile, options: EconOptions = DEFAULT_OPTIONS
+                    ) -> tuple[LedgerLine, ...]:
+    """SNS-BLD-TOTEM: a destroyed Totem costs 3 of a resource whose symbol was lost (probably
+    favor, ``EconOptions.totem_loss_resource``, SNS-AMB-30) and blocks all favor gain next turn;
+    the loss takes what there is."""
+    return lose_up_to(stockpile, options.totem_loss_resource, 3, "SNS-BLD-TOTEM",
+                      "a Totem was destroyed")
 
 
 def fire_damage(die: int, *, wells: bool = False, yedvadova: bool = False) -> int:

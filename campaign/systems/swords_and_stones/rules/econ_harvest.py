@@ -93,6 +93,35 @@ class Site:
                              "(SNS-ECON-23).")
 
 
+def place_site(
+    kind: str,
+    level: int,
+    *,
+    code: str = "",
+    secondary: str | None = None,
+    threshold: int | None = None,
+    map_type: str | None = None,
+    middle_island: bool = False,
+    at_mountain: bool = False,
+) -> Site:
+    """SNS-ECON-6 with the maps' Site rules: Black Forest Forests are level 6 (SNS-MAP-3); Great
+    Sandy Forests start with 1 scarcity point (SNS-MAP-8); Outcrops on the Gold Coast's middle
+    islands are level 3 with gold on 2+ (SNS-MAP-6); a Mountain's stone never runs out
+    (SNS-MAP-2 Lonely Mountain, SNS-MAP-9 if agreed)."""
+    scarcity = 0
+    unlimited = False
+    if kind == FOREST and map_type == "black_forest":
+        level = 6
+    if kind == FOREST and map_type == "great_sandy":
+        scarcity = 1
+    if kind == OUTCROP and map_type == "gold_coast" and middle_island:
+        level, secondary, threshold = 3, GOLD, 2
+    if kind == OUTCROP and at_mountain and map_type in ("lonely_mountain", "mountains"):
+        unlimited = True
+    return Site(kind, level, code, scarcity=scarcity, secondary=secondary, threshold=threshold,
+                unlimited=unlimited)
+
+
 def add_scarcity(site: Site, points: int = 1) -> Site:
     """SNS-ECON-24: a Site gains scarcity points and is depleted (removed) when they reach its
     level. A Mountain with unlimited stone never runs out (SNS-MAP-2, SNS-MAP-9)."""
