@@ -33,8 +33,9 @@ def import_view(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
-        if upload.size > settings.MAX_CAMPAIGN_IMPORT_BYTES:
-            form.add_error("file", "The file is larger than 50 MB.")
+        limit = settings.MAX_CAMPAIGN_IMPORT_BYTES
+        if upload.size > limit:
+            form.add_error("file", f"The file is larger than {limit / 2**20:g} MB.")
         else:
             try:
                 data = transfer.loads(upload.read())
