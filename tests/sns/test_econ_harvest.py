@@ -267,3 +267,22 @@ def test_sns_map_sites_follow_the_map_type() -> None:
     assert h.add_scarcity(mountain, 9).depleted is False
     assert h.place_site("outcrop", 3, map_type="mountains", at_mountain=True).unlimited
     assert h.place_site("forest", 3) == h.Site("forest", 3)
+
+
+def test_sns_upg_crimepunish_idle_event_dice_still_harvest() -> None:
+    """SNS-UPG-CRIMEPUNISH: an event die that turned out Idle Villagers (with a working Town
+    Center) harvests the Site's plain resource."""
+    outcrop = h.harvest_site(h.Site("outcrop", 4, secondary=GOLD, threshold=4), (1, 5),
+                             harvested_events=1)
+    assert _amounts(outcrop.lines) == {GOLD: 1, STONE: 1}
+    with pytest.raises(ValueError, match="SNS-ECON-22"):
+        h.harvest_site(h.Site("forest", 4), (3,), harvested_events=1)
+
+
+def test_sns_upg_regenforestry_lost_to_heavy_harvesting() -> None:
+    """SNS-UPG-REGENFORESTRY: kept with up to 3 harvest dice at its Forest in a turn (4 for a
+    Paganite)."""
+    assert h.regenerative_forestry_kept(3, AVALONIAN)
+    assert not h.regenerative_forestry_kept(4, AVALONIAN)
+    assert h.regenerative_forestry_kept(4, PAGANITE)
+    assert not h.regenerative_forestry_kept(5, PAGANITE)

@@ -286,7 +286,8 @@ def test_fishing_results() -> None:
 def test_kingdom_results_with_growth_and_timers() -> None:
     """SNS-EVT-2 (Kingdom): Assassin (King out on 1-4 ungarrisoned, else +1 growth), Revolt fixes
     growth at 1, Plague -1 growth for 4 turns less reliefs (timer 5), Refugees admitted: 3
-    Villagers and +2 growth (timer 6), robbed: -1 growth and d6-2 food and gold."""
+    Villagers and +2 growth (timer 6), robbed: -1 growth and d6-2 food and gold (d6 with Spies,
+    SNS-UPG-SPIES)."""
     out = ev.resolve_event("kingdom", 6, turn=LATE, sub_rolls=(3,))
     assert out.timers == (Timer("Unconscious King", 3, subject="Assassin!"),)
     caught = ev.resolve_event("kingdom", 6, turn=LATE, sub_rolls=(3,),
@@ -300,6 +301,9 @@ def test_kingdom_results_with_growth_and_timers() -> None:
     assert admit.timers == (Timer("Refugees", 6, subject="Refugees"),)
     rob = ev.resolve_event("kingdom", 15, turn=LATE, choices=("rob",), sub_rolls=(5, 2))
     assert _amounts(rob) == {FOOD: 3} and rob.growth[0].amount == -1
+    spies = ev.resolve_event("kingdom", 15, turn=LATE, choices=("rob",), sub_rolls=(5, 2),
+                             context=ctx(protections=frozenset({"SPIES"})))
+    assert _amounts(spies) == {FOOD: 5, GOLD: 2}
 
 
 def test_kingdom_results_that_cost_resources() -> None:

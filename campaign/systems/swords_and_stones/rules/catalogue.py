@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import TypeVar
 
 from campaign.systems.swords_and_stones.rules.economy import (
     FAVOR,
@@ -616,20 +617,33 @@ CRT_SPEAR_QUEEN_SECOND_COPY = 3
 # --- the catalogue and GM overrides ------------------------------------------------------------
 
 
-def _index(items: Sequence[object]) -> Mapping[str, object]:
-    return MappingProxyType({item.code: item for item in items})  # type: ignore[attr-defined]
+Entry = TypeVar("Entry", BuildingType, UpgradeType, UnitType)
+
+
+def _index(items: Sequence[Entry]) -> Mapping[str, Entry]:
+    return MappingProxyType({item.code: item for item in items})
+
+
+def _typed(table: Mapping[str, Entry], code: str, kinds: Sequence[str | None],
+           rule_id: str) -> Mapping[str, Entry]:
+    if code not in table:
+        raise ValueError(f"Unknown catalogue entry {rule_id!r}.")
+    entry = table[code]
+    if len(kinds) != len(entry.cost.amounts):
+        raise ValueError(f"{rule_id} has {len(entry.cost.amounts)} printed amounts; "
+                         f"{len(kinds)} types given.")
+    changed = dict(table)
+    changed[code] = replace(entry, cost=Cost(entry.cost.amounts, tuple(kinds)))
+    return MappingProxyType(changed)
 
 
 @dataclass(frozen=True)
 class Catalogue:
     """Every buildable thing of one campaign, with the GM's cost types applied (SNS-AMB-30)."""
 
-    buildings: Mapping[str, BuildingType] = field(
-        default_factory=lambda: _index(_BUILDINGS))  # type: ignore[arg-type]
-    upgrades: Mapping[str, UpgradeType] = field(
-        default_factory=lambda: _index(_UPGRADES))  # type: ignore[arg-type]
-    units: Mapping[str, UnitType] = field(
-        default_factory=lambda: _index(_UNITS))  # type: ignore[arg-type]
+    buildings: Mapping[str, BuildingType] = field(default_factory=lambda: _index(_BUILDINGS))
+    upgrades: Mapping[str, UpgradeType] = field(default_factory=lambda: _index(_UPGRADES))
+    units: Mapping[str, UnitType] = field(default_factory=lambda: _index(_UNITS))
 
     def building(self, code: str) -> BuildingType:
         try:
@@ -651,35 +665,26 @@ class Catalogue:
 
     def uncertain(self) -> tuple[str, ...]:
         """SNS-AMB-30: rule IDs of every entry whose cost types are unknown or only probable."""
-        found = [
-            entry.rule_id
-            for table in (self.buildings, self.units, self.upgrades)
-            for entry in table.values()  # type: ignore[attr-defined]
-            if entry.cost.types_uncertain
-        ]
-        return tuple(found)
+        entries: list[BuildingType | UnitType | UpgradeType] = [
+            *self.buildings.values(), *self.units.values(), *self.upgrades.values()]
+        return tuple(entry.rule_id for entry in entries if entry.cost.types_uncertain)
 
     def with_cost_types(self, types: Mapping[str, Sequence[str | None]]) -> Catalogue:
         """SNS-AMB-30: a copy with the GM's resource types for some costs, keyed by rule ID
         (e.g. ``{"SNS-BLD-COMMUNE": ("wood", "stone")}``). The amounts stay as printed."""
-        tables = {"BLD": dict(self.buildings), "UNIT": dict(self.units),
-                  "UPG": dict(self.upgrades)}
+        buildings, upgrades, units = self.buildings, self.upgrades, self.units
         for rule_id, kinds in types.items():
             parts = rule_id.split("-", 2)
-            if len(parts) != 3 or parts[0] != "SNS" or parts[1] not in tables:
+            area = parts[1] if len(parts) == 3 and parts[0] == "SNS" else ""
+            if area == "BLD":
+                buildings = _typed(buildings, parts[2], kinds, rule_id)
+            elif area == "UPG":
+                upgrades = _typed(upgrades, parts[2], kinds, rule_id)
+            elif area == "UNIT":
+                units = _typed(units, parts[2], kinds, rule_id)
+            else:
                 raise ValueError(f"{rule_id!r} is not a building, unit or upgrade rule ID.")
-            table = tables[parts[1]]
-            if parts[2] not in table:
-                raise ValueError(f"Unknown catalogue entry {rule_id!r}.")
-            entry = table[parts[2]]
-            old = entry.cost  # type: ignore[attr-defined]
-            if len(kinds) != len(old.amounts):
-                raise ValueError(
-                    f"{rule_id} has {len(old.amounts)} printed amounts; {len(kinds)} types given."
-                )
-            table[parts[2]] = replace(entry, cost=Cost(old.amounts, tuple(kinds)))  # type: ignore
-        return Catalogue(MappingProxyType(tables["BLD"]), MappingProxyType(tables["UPG"]),
-                         MappingProxyType(tables["UNIT"]))  # type: ignore[arg-type]
+        return Catalogue(buildings, upgrades, units)
 
 
 DEFAULT_CATALOGUE = Catalogue()

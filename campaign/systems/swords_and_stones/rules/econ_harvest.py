@@ -138,13 +138,16 @@ def harvest_site(
     stone_instead: int = 0,
     all_fail: bool = False,
     outside_siege_line: bool = False,
+    harvested_events: int = 0,
 ) -> Harvest:
     """SNS-ECON-21..23: one harvest die per unit touching the Site, all rolled together.
 
     A 1 is an event on the Site's table; 2-6 give 1 wood (Forest) or 1 stone (Outcrop), or the
     Outcrop's gold or iron when the die reaches its threshold. ``stone_instead`` of those gold or
     iron dice are taken as stone (the player's choice). ``all_fail`` is a Mine Shaft Collapse.
-    A besieged kingdom may not harvest outside the siege line (SNS-ECON-46)."""
+    ``harvested_events`` counts event dice that harvest anyway (Idle Villagers under Crime and
+    Punishment, SNS-UPG-CRIMEPUNISH): each gives the Site's plain resource. A besieged kingdom
+    may not harvest outside the siege line (SNS-ECON-46)."""
     _check_dice(dice)
     if site.depleted:
         raise RuleViolation("This Site is depleted and out of play (SNS-ECON-24).")
@@ -153,7 +156,9 @@ def harvest_site(
                             "(SNS-ECON-46).")
     table = FOREST_EVENTS if site.kind == FOREST else OUTCROP_EVENTS
     events = tuple(table for die in dice if die == 1)
-    good = [die for die in dice if die >= 2]
+    if harvested_events > len(events):
+        raise ValueError("More harvesting events than event dice (SNS-ECON-22).")
+    good = [die for die in dice if die >= 2] + [0] * harvested_events
     if all_fail:
         return Harvest(site.kind, (), events, 0)
     label = site.code or site.kind
@@ -173,6 +178,12 @@ def harvest_site(
     if stone:
         lines += (LedgerLine(STONE, stone, "SNS-ECON-22", f"stone from {label}"),)
     return Harvest(OUTCROP, lines, events, len(good))
+
+
+def regenerative_forestry_kept(dice_rolled: int, faction: str) -> bool:
+    """SNS-UPG-REGENFORESTRY: the upgrade is lost when more than 3 harvest dice (4 for a
+    Paganite) are rolled at its Forest in one turn."""
+    return dice_rolled <= (4 if faction == PAGANITE else 3)
 
 
 def hunt(

@@ -214,7 +214,7 @@ EVENT_TABLES: Mapping[str, tuple[Entry, ...]] = {
         E(12, 12, "Corruption", special="corruption"),
         E(13, 13, "Plague", special="plague"),
         E(14, 14, IDLE),
-        E(15, 15, "Refugees", choices={
+        E(15, 15, "Refugees", special="refugees", choices={
             "turn away": (),
             "rob": (growth(-1), gain(FOOD, 0, 1, minus=2), gain(GOLD, 0, 1, minus=2)),
             "admit": (units_gained(3, "VILLAGER"), growth(2, "Refugees"),
@@ -736,6 +736,13 @@ def _special(out: dict, entry: Entry, dice: _Dice, ctx: EventContext, choice: _C
             apply(gain(GOLD, ctx.villagers_monks_archers))
         else:
             apply(gain(GOLD, ctx.units_in_zone + 2 * ctx.bathhouses_and_vendors))
+    elif key == "refugees":
+        picked = _choose(entry, choice, entry.choices)
+        for effect in entry.choices[picked]:
+            if picked == "rob" and effect.minus and "SPIES" in ctx.protections:
+                # SNS-UPG-SPIES: robbing refugees with Spies loses nothing off the rolls.
+                effect = replace(effect, minus=0)
+            apply(effect)
     elif key == "shunned":
         for effect in entry.effects:
             apply(effect)
