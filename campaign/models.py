@@ -359,3 +359,19 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.campaign} ({self.status})"
+
+
+class UsedFormToken(models.Model):
+    """The one-time token of a form that created something, written in the same transaction as
+    what it created (``campaign.once``): the same form arriving again is sent to ``location``,
+    where the first one's result is shown, instead of creating it a second time."""
+
+    token = models.CharField(max_length=64, primary_key=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    location = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"form {self.token[:8]} -> {self.location}"

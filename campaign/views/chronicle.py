@@ -17,6 +17,7 @@ from campaign.chronicle import UndoError, latest_standing, undo_latest
 from campaign.forms import PhotoForm
 from campaign.images import ImageRejected
 from campaign.models import Event, Role, Visibility
+from campaign.once import applies_once
 from campaign.views.common import refuse, tabs_context
 
 
@@ -82,6 +83,7 @@ def undo(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@applies_once
 def photos(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_campaign_for(request, slug)
     posted = request.method == "POST"

@@ -16,11 +16,13 @@ from campaign.access import get_campaign_for, get_kingdom_for
 from campaign.forms import AssignKingdomForm, KingdomForm
 from campaign.images import ImageRejected
 from campaign.models import Role, Tile
+from campaign.once import applies_once
 from campaign.views.common import refuse, tabs_context
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@applies_once
 def create(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_campaign_for(request, slug, role=Role.PLAYER)
     if access.is_player and access.kingdom is not None:

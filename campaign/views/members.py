@@ -12,6 +12,7 @@ from campaign import services
 from campaign.access import get_campaign_for, get_membership_for
 from campaign.forms import InvitationForm, RoleForm
 from campaign.models import Invitation, Kingdom, Membership, Role
+from campaign.once import applies_once
 from campaign.views.common import refuse, tabs_context
 
 
@@ -40,6 +41,7 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def invite(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_campaign_for(request, slug, role=Role.GM)
     form = InvitationForm(request.POST)

@@ -13,6 +13,7 @@ from campaign import services
 from campaign.access import Access, get_campaign_for
 from campaign.forms import CampaignCreateForm, CampaignSettingsForm
 from campaign.models import Campaign, Kingdom, Membership, Role
+from campaign.once import applies_once
 from campaign.views.chronicle import visible_events
 from campaign.views.common import tabs_context
 
@@ -37,6 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@applies_once
 def create(request: HttpRequest) -> HttpResponse:
     form = CampaignCreateForm(request.POST if request.method == "POST" else None)
     conflict = False

@@ -29,6 +29,7 @@ from battles.models import Army, Battle, Unit
 from battles.rules import mighty_kingdoms as mkb
 from campaign.access import Access, get_kingdom_for
 from campaign.models import Kingdom, Role
+from campaign.once import applies_once
 from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms.models import Artefact, Ship
@@ -318,6 +319,7 @@ def edit(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def save_unit(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     """Add a unit to the draft, or change one (``unit`` in the form)."""
     access, army = _editable_army(request, slug, army_id)
@@ -341,6 +343,7 @@ def save_unit(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def copy(request: HttpRequest, slug: str, army_id: int, unit_id: int) -> HttpResponse:
     access, army = _editable_army(request, slug, army_id)
     unit = _unit_for(army, unit_id)
@@ -399,6 +402,7 @@ def fix(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@applies_once
 def paste(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     """MK-SETUP-6: paste a list as plain text. A malformed line is shown with its number and
     nothing is saved (400); a list breaking the campaign's rules is refused whole (409)."""
