@@ -622,8 +622,8 @@ def player_trade(
     zones_touch: bool = False,
     ransom: bool = False,
 ) -> tuple[tuple[LedgerLine, ...], tuple[LedgerLine, ...]]:
-    """SNS-ECON-57: an agreed exchange between two players: both need an operational Market
-    unless their kingdom zones touch; not while besieged without a Dock (SNS-ECON-46). Ransom for
+    """SNS-ECON-57: an agreed exchange between two players. Each needs a working Market, or the
+    two kingdom zones must meet; a besieged side needs a working Dock (SNS-ECON-46). Ransom for
     prisoners changes hands at once, Markets or not (SNS-CBT-9). Returns (giver's lines,
     receiver's lines). Allies may help each other's building and training only by agreement
     (SNS-ECON-60); trading needs no alliance."""

@@ -200,8 +200,8 @@ def take_prisoner(stockpile: Stockpile, *, lone_unit: bool, target: str) -> tupl
 
 
 def capture_ship(stockpile: Stockpile, *, unloaded: bool) -> tuple[LedgerLine, ...]:
-    """SNS-CBT-10: sinking an unloaded enemy ship in close combat lets you keep it at 1 HP for
-    1 wood and 1 food."""
+    """SNS-CBT-10: an enemy ship with nobody aboard, sunk in a close fight, can be kept at 1 HP
+    by paying 1 wood and 1 food."""
     if not unloaded:
         raise RuleViolation("Only an unloaded ship can be captured (SNS-CBT-10).")
     return pay(stockpile, {WOOD: 1, FOOD: 1}, "SNS-CBT-10", "capture a ship")

@@ -257,7 +257,7 @@ def farm_harvest(
     """SNS-ECON-27: one die per Farm, all together: 1 is a Farm event, 2+ is 1 food.
 
     ``event_outcomes`` says, for each 1 in dice order and once its event is resolved, what the
-    die became: ``"rain"`` (the die counts as a success and every successful die gives +1 food,
+    die became: ``"rain"`` (the die succeeds, and each succeeding die yields 1 extra food,
     SNS-AMB-32), ``"insect_plague"`` (no food from Farms this turn, Rain cancelled),
     ``"success"`` (an event that harvests 1 food instead, e.g. Crop Rotation or Crime and
     Punishment) or ``"fail"``. Heavy Plough adds 1 food per successful die (not in an Insect
@@ -308,9 +308,9 @@ def temple_dice(
 ) -> int:
     """SNS-ECON-28: how many favor dice the units touching the Temple give.
 
-    Avalonian (SNS-FAC-2): one per full 3 non-military units (Villager, King, Queen, Monk,
-    Caster; SNS-AMB-39, or Villagers only with that option). Paganite (SNS-FAC-3): one per full
-    3 worshipper points. Damned (SNS-FAC-6): one per Monk, Caster, King or Queen."""
+    Avalonian (SNS-FAC-2): a die for every 3 units that are not soldiers (Villager, King,
+    Queen, Monk, Caster; SNS-AMB-39, or Villagers only with that option). Paganite (SNS-FAC-3):
+    a die for every 3 worshipper points. Damned (SNS-FAC-6): one per Monk, Caster, King or Queen."""
     if faction == AVALONIAN:
         counted = ("VILLAGER",) if options.temple_die_units == "villagers" else NON_MILITARY
         return sum(n for unit, n in units.items() if unit in counted) // 3

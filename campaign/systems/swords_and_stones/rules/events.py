@@ -27,7 +27,6 @@ from campaign.systems.swords_and_stones.rules.economy import (
     FOOD,
     GOLD,
     IRON,
-    RESOURCES,
     STONE,
     WOOD,
     LedgerLine,
@@ -319,8 +318,8 @@ SUB_TABLES: Mapping[str, SubTable] = {
         E(6, 6, "Cursed Gold", (note("up to 5 d6 for gold; each 1 a turn of King "
                                      "unconsciousness"),)),
         E(7, 7, "Ancient Unholy Grave", (hostile("2d6 zombies"),)),
-        E(8, 8, "Underground Kingdom", (note("+1 gold per harvest and +1 growth while a unit "
-                                             "is here"),)),
+        E(8, 8, "Underground Kingdom", (note("while a unit stays: 1 gold each harvest, 1 "
+                                             "growth"),)),
         E(9, 9, "Portucullis", (note("a portal"),)),
         E(10, 12, "Fey Friends", (note("take a nominated player's Strange Disappearance "
                                        "losses"),)),
@@ -816,8 +815,8 @@ def resolve_event(
 ) -> EventOutcome:
     """SNS-EVT-1..3, SNS-ECON-13: the outcome of a 3d6 ``roll`` on ``table`` in ``turn``.
 
-    Before turn 10 every event is Idle Villagers. Kingdom Event results on the Farm and Fishing
-    tables are re-rolled before turn 25 and afterwards send the player to the Kingdom table.
+    Before turn 10 every event is Idle Villagers. A Farm or Fishing roll that points to the
+    Kingdom table is rolled again until turn 25, and from then on leads to that table.
     Results marked "re-roll if Damned" are re-rolled by the Damned, and a Kingdom of Bone
     re-rolls its own list (SNS-FAC-9). Upgrades, rituals and spells turn some results into Idle
     Villagers or a harvest (``CONVERSIONS``). ``sub_rolls`` are the d6 results of the sub-rolls
@@ -967,4 +966,4 @@ def event_lines(outcomes: Sequence[EventOutcome]) -> tuple[LedgerLine, ...]:
 
 
 __all__ = ["EVENT_TABLES", "SUB_TABLES", "EventContext", "EventOptions", "EventOutcome",
-           "avalonian_protection", "event_lines", "resolve_event", "RESOURCES"]
+           "avalonian_protection", "event_lines", "resolve_event"]
