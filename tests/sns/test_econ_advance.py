@@ -441,3 +441,60 @@ def test_sns_upg_mercenaries_outside_growth() -> None:
     assert _amounts(a.hire_mercenaries(k, "HORSEARCHERS").lines) == {GOLD: -7}
     with pytest.raises(RuleViolation, match="SNS-UPG-MERCENARIES"):
         a.hire_mercenaries(kingdom(), "SWORDS")
+
+
+def test_sns_upg_prices_per_use() -> None:
+    """SNS-UPG-EXPLORERS, SNS-UPG-DEMOLITION, SNS-UPG-FIREPOTS, SNS-UPG-PYROMANCY,
+    SNS-UPG-WORMSPRAY, SNS-BLD-TRENCHES: each use is paid in a resource the GM names
+    (SNS-AMB-30), and only with the upgrade or building."""
+    k = kingdom(PAGANITE, RICH, "TRENCHES",
+                upgrades=("EXPLORERS", "DEMOLITION", "FIREPOTS", "PYROMANCY", "WORMSPRAY"))
+    assert a.pay_for_use(k, "EXPLORERS", 3, declared_type=GOLD) == (
+        LedgerLine(GOLD, -3, "SNS-UPG-EXPLORERS", "3 explorers", "", 1),)
+    assert _amounts(a.pay_for_use(k, "DEMOLITION", 2, declared_type=IRON)) == {IRON: -10}
+    assert _amounts(a.pay_for_use(k, "FIREPOTS", declared_type=WOOD)) == {WOOD: -1}
+    assert _amounts(a.pay_for_use(k, "PYROMANCY", 2, declared_type=FOOD)) == {FOOD: -2}
+    assert _amounts(a.pay_for_use(k, "WORMSPRAY", declared_type=GOLD)) == {GOLD: -1}
+    assert _amounts(a.pay_for_use(k, "TRENCHES", declared_type=WOOD)) == {WOOD: -1}
+    with pytest.raises(RuleViolation, match="SNS-AMB-30"):
+        a.pay_for_use(k, "EXPLORERS")
+    with pytest.raises(RuleViolation, match="SNS-UPG-EXPLORERS"):
+        a.pay_for_use(kingdom(), "EXPLORERS", declared_type=GOLD)
+    with pytest.raises(RuleViolation, match="SNS-BLD-TRENCHES"):
+        a.pay_for_use(kingdom(), "TRENCHES", declared_type=WOOD)
+
+
+def test_sns_upg_reforestation_plants_a_forest() -> None:
+    """SNS-UPG-REFORESTATION: 5 to plant, a timer of 10, level 3 (4 with Wells)."""
+    k = kingdom(AVALONIAN, RICH, upgrades=("REFORESTATION",))
+    lines, timer, level = a.plant_forest(k, declared_type=WOOD)
+    assert (_amounts(lines), timer.remaining, level) == ({WOOD: -5}, 10, 3)
+    wells = kingdom(AVALONIAN, RICH, upgrades=("REFORESTATION", "WELLS"))
+    assert a.plant_forest(wells, declared_type=WOOD)[2] == 4
+
+
+def test_sns_upg_spies_saboteurs_and_town_watch() -> None:
+    """SNS-UPG-SPIES (caught on 1-2), SNS-UPG-TOWNWATCH (catches on 5+, +1 per Castle),
+    SNS-UPG-SABOTEURS (building: d6 or 2d6 wounds; gate; havoc)."""
+    assert a.spy(2).caught and not a.spy(3).caught
+    assert a.spy(6, town_watch_die=5).caught
+    assert not a.spy(6, town_watch_die=4).caught
+    assert a.spy(6, town_watch_die=4, castles=1).caught
+    assert a.sabotage("building", 2).caught
+    assert a.sabotage("building", 4, (5,)).wounds == 5
+    assert a.sabotage("building", 6, (3, 4)).wounds == 7
+    with pytest.raises(RuleViolation, match="SNS-UPG-SABOTEURS"):
+        a.sabotage("building", 6, (3,))
+    assert a.sabotage("gate", 3).caught
+    assert a.sabotage("gate", 5) == a.CovertResult(False, note="gate removed for 3 turns "
+                                                               "(timer 4)")
+    assert a.sabotage("havoc", 4).note == "the target rolls a Kingdom event"
+
+
+def test_sns_upg_jesterscourt_food_loss() -> None:
+    """SNS-UPG-JESTERSCOURT: the target loses d6 food (1s re-rolled), at most what it holds."""
+    assert a.jesters_court_food_loss(Stockpile(food=9), 4) == (
+        LedgerLine(FOOD, -4, "SNS-UPG-JESTERSCOURT", "The Jesters Court"),)
+    assert a.jesters_court_food_loss(Stockpile(food=2), 6)[0].amount == -2
+    with pytest.raises(RuleViolation, match="SNS-UPG-JESTERSCOURT"):
+        a.jesters_court_food_loss(Stockpile(food=9), 1)

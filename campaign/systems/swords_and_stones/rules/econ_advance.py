@@ -33,7 +33,9 @@ from campaign.systems.swords_and_stones.rules.econ_turn import (
     Foundation,
     Growth,
     GrowthLine,
+    Timer,
     check_training_allowed,
+    start_timer,
 )
 from campaign.systems.swords_and_stones.rules.economy import (
     DAMNED,
@@ -52,6 +54,7 @@ from campaign.systems.swords_and_stones.rules.economy import (
     Stockpile,
     check_operational,
     lines_for,
+    lose_up_to,
     pay,
     training_food_factor,
 )
@@ -644,3 +647,116 @@ def player_trade(
     check_operational(giver.stockpile, in_a, "receive")
     check_operational(receiver.stockpile, in_b, "receive")
     return out_a + in_a, out_b + in_b
+
+
+# --- upgrades paid at each use, and the covert ones (SNS-UPG-*) --------------------------------
+
+#: Upgrades whose use costs an amount each time (type lost in the source, SNS-AMB-30):
+#: code -> (amount per use, what a use is).
+USE_COSTS: Mapping[str, tuple[int, str]] = {
+    "EXPLORERS": (1, "explorer"),
+    "REFORESTATION": (5, "Forest planted"),
+    "DEMOLITION": (5, "Bomb token"),
+    "FIREPOTS": (1, "fire pot launched"),
+    "PYROMANCY": (1, "fire pot thrown"),
+    "WORMSPRAY": (1, "Worm event turned idle"),
+}
+#: SNS-BLD-TRENCHES: entrenching a siege unit costs 1 each time (type lost, SNS-AMB-30).
+ENTRENCH_COST = 1
+
+
+def pay_for_use(
+    kingdom: Kingdom,
+    code: str,
+    uses: int = 1,
+    *,
+    declared_type: str | None = None,
+) -> tuple[LedgerLine, ...]:
+    """SNS-UPG-EXPLORERS (1 per explorer), SNS-UPG-REFORESTATION (5 per Forest),
+    SNS-UPG-DEMOLITION (5 per Bomb token), SNS-UPG-FIREPOTS and SNS-UPG-PYROMANCY (1 per fire
+    pot), SNS-UPG-WORMSPRAY (1 per Worm event), SNS-BLD-TRENCHES (1 per entrenchment): the
+    price of using something owned. The resource was lost in the source, so the GM or player
+    names it (SNS-AMB-30)."""
+    if code == "TRENCHES":
+        if not kingdom.built.get("TRENCHES", 0):
+            raise RuleViolation("Entrenching needs a completed Trench (SNS-BLD-TRENCHES).")
+        amount, what, rule_id = ENTRENCH_COST, "siege unit entrenched", "SNS-BLD-TRENCHES"
+    else:
+        if code not in USE_COSTS:
+            raise RuleViolation(f"{code.title()} has no price per use (SNS-UPG).")
+        if code not in kingdom.upgrades:
+            raise RuleViolation(f"You need the upgrade first (SNS-UPG-{code}).")
+        amount, what = USE_COSTS[code]
+        rule_id = f"SNS-UPG-{code}"
+    if declared_type is None:
+        raise RuleViolation("The resource of this price was lost in the rulebook text; the GM "
+                            "must name it (SNS-AMB-30).")
+    return pay(kingdom.stockpile, {declared_type: amount * uses}, rule_id,
+               f"{uses} {what}{'s' if uses != 1 else ''}")
+
+
+def plant_forest(kingdom: Kingdom, *, declared_type: str | None = None
+                 ) -> tuple[tuple[LedgerLine, ...], Timer, int]:
+    """SNS-UPG-REFORESTATION: pay 5 to plant a Forest; it grows for 10 turns (timer 10) and
+    comes up at level 3, or 4 with Wells (SNS-UPG-WELLS). Events there are Idle Villagers."""
+    lines = pay_for_use(kingdom, "REFORESTATION", declared_type=declared_type)
+    return lines, start_timer("Reforestation"), 4 if "WELLS" in kingdom.upgrades else 3
+
+
+@dataclass(frozen=True)
+class CovertResult:
+    """What a Spies, Saboteurs or Jesters Court use did."""
+
+    caught: bool
+    wounds: int = 0
+    lines: tuple[LedgerLine, ...] = ()
+    note: str = ""
+
+
+def spy(die: int, *, town_watch_die: int | None = None, castles: int = 0) -> CovertResult:
+    """SNS-UPG-SPIES, SNS-UPG-TOWNWATCH: Spies are caught on 1-2; on 3-6 the player picks what
+    they learn or destroy. A target with Town Watch catches them on 5+ (1 better per Castle)."""
+    _check_die(die)
+    if town_watch_die is not None:
+        _check_die(town_watch_die)
+        if town_watch_die >= 5 - castles:
+            return CovertResult(True, note="caught by the Town Watch")
+    return CovertResult(die <= 2)
+
+
+def sabotage(target: str, die: int, wound_dice: Sequence[int] = ()) -> CovertResult:
+    """SNS-UPG-SABOTEURS: against a building: 1-2 caught, 3-4 d6 wounds, 5-6 2d6 wounds;
+    against a gate: 1-3 caught, 4 try again next turn, 5 the gate is out for 3 turns (timer 4),
+    6 destroyed; havoc: 1-2 caught, 3-6 the target rolls a Kingdom event."""
+    _check_die(die)
+    for d in wound_dice:
+        _check_die(d)
+    if target == "building":
+        if die <= 2:
+            return CovertResult(True)
+        need = 1 if die <= 4 else 2
+        if len(wound_dice) != need:
+            raise RuleViolation(f"Roll {need} d6 for the wounds (SNS-UPG-SABOTEURS).")
+        return CovertResult(False, wounds=sum(wound_dice))
+    if target == "gate":
+        notes = {4: "try again next turn", 5: "gate removed for 3 turns (timer 4)",
+                 6: "gate destroyed"}
+        return CovertResult(die <= 3, note=notes.get(die, ""))
+    if target == "havoc":
+        return CovertResult(die <= 2, note="" if die <= 2 else "the target rolls a Kingdom event")
+    raise ValueError("Saboteurs target a building, a gate or havoc.")
+
+
+def jesters_court_food_loss(target: Stockpile, die: int) -> tuple[LedgerLine, ...]:
+    """SNS-UPG-JESTERSCOURT: one use makes the target lose d6 food (1s re-rolled, so the die
+    entered is 2-6), no more than it holds."""
+    _check_die(die)
+    if die == 1:
+        raise RuleViolation("This roll re-rolls 1s: enter the die as it ends up "
+                            "(SNS-UPG-JESTERSCOURT).")
+    return lose_up_to(target, FOOD, die, "SNS-UPG-JESTERSCOURT", "The Jesters Court")
+
+
+def _check_die(die: int) -> None:
+    if not 1 <= die <= 6:
+        raise ValueError(f"A d6 shows 1 to 6, not {die}.")
