@@ -498,3 +498,24 @@ def test_sns_upg_jesterscourt_food_loss() -> None:
     assert a.jesters_court_food_loss(Stockpile(food=2), 6)[0].amount == -2
     with pytest.raises(RuleViolation, match="SNS-UPG-JESTERSCOURT"):
         a.jesters_court_food_loss(Stockpile(food=9), 1)
+
+
+def test_sns_fac_4_pagani_rituals() -> None:
+    """SNS-FAC-4: rituals at a working Sacred Ground by worshipper points: Vena +2 growth per 6,
+    Hiros a Villager per 4, Akhina a free upgrade at 10, Aros tiers 5 / 8 / 20, Piya's
+    protection; Paganites only, with enough worshippers."""
+    k = kingdom(PAGANITE, RICH, "SACREDGROUND")
+    assert a.pagani_ritual(k, "Vena", 13).growth == GrowthLine(4, "SNS-FAC-4", "Vena")
+    assert a.pagani_ritual(k, "Hiros", 9).free_villagers == 2
+    assert a.pagani_ritual(k, "Akhina", 10).free_upgrade
+    assert a.pagani_ritual(k, "Aros", 8).tier == 2
+    assert a.pagani_ritual(k, "Aros", 20).tier == 3
+    assert a.pagani_ritual(k, "Piya", 7) == a.Ritual("Piya", 2, protections=("Piya",))
+    with pytest.raises(RuleViolation, match="SNS-FAC-4"):
+        a.pagani_ritual(k, "Akhina", 9)
+    with pytest.raises(RuleViolation, match="SNS-FAC-4"):
+        a.pagani_ritual(kingdom(AVALONIAN, RICH, "SACREDGROUND"), "Vena", 6)
+    with pytest.raises(RuleViolation, match="SNS-FAC-4"):
+        a.pagani_ritual(kingdom(PAGANITE), "Vena", 6)
+    with pytest.raises(RuleViolation, match="SNS-FAC-4"):
+        a.pagani_ritual(k, "Ermes", 6)

@@ -760,3 +760,51 @@ def jesters_court_food_loss(target: Stockpile, die: int) -> tuple[LedgerLine, ..
 def _check_die(die: int) -> None:
     if not 1 <= die <= 6:
         raise ValueError(f"A d6 shows 1 to 6, not {die}.")
+
+
+# --- Pagani rituals (SNS-FAC-4) ----------------------------------------------------------------
+
+#: SNS-FAC-4: worshippers each deity needs at the Sacred Ground (the lowest tier).
+RITUAL_MINIMUM: Mapping[str, int] = {
+    "Akhina": 10, "Amanti": 4, "Apoleo": 4, "Aros": 5, "Emes": 6, "Hiros": 4, "Piya": 3,
+    "Talos": 6, "Vullie": 10, "Vena": 6, "Yedvadova": 6,
+}
+
+
+@dataclass(frozen=True)
+class Ritual:
+    """What a ritual gives the ledger this advance phase (SNS-FAC-4)."""
+
+    deity: str
+    tier: int
+    growth: GrowthLine | None = None
+    free_villagers: int = 0
+    free_upgrade: bool = False
+    protections: tuple[str, ...] = ()
+
+
+def pagani_ritual(kingdom: Kingdom, deity: str, worshipper_points: int) -> Ritual:
+    """SNS-FAC-4: a Paganite ritual at an operational Sacred Ground, by worshipper points (Monk
+    and Queen 2, King and Caster 3, others 1). Vena: +2 growth per 6; Hiros: a free Villager per
+    4; Akhina (10): one free upgrade (prerequisites still apply); Amanti, Piya and Talos: the
+    event protections they give (``events.CONVERSIONS``); Aros tiers 5 / 8 / 20, Amanti 4 / 10,
+    Piya 3 / 7."""
+    if kingdom.faction != PAGANITE:
+        raise RuleViolation("Only Paganites hold rituals (SNS-FAC-4).")
+    if not kingdom.operational.get("SACREDGROUND", 0):
+        raise RuleViolation("Rituals need an operational Sacred Ground (SNS-FAC-4).")
+    need = RITUAL_MINIMUM.get(deity)
+    if need is None:
+        raise RuleViolation(f"{deity} is not one of the Pagani deities (SNS-FAC-4).")
+    if worshipper_points < need:
+        raise RuleViolation(f"{deity} needs {need} worshippers (SNS-FAC-4).")
+    tiers = {"Aros": (5, 8, 20), "Amanti": (4, 10), "Piya": (3, 7)}.get(deity, (need,))
+    tier = sum(1 for t in tiers if worshipper_points >= t)
+    if deity == "Vena":
+        return Ritual(deity, 1, GrowthLine(2 * (worshipper_points // 6), "SNS-FAC-4", "Vena"))
+    if deity == "Hiros":
+        return Ritual(deity, 1, free_villagers=worshipper_points // 4)
+    if deity == "Akhina":
+        return Ritual(deity, 1, free_upgrade=True)
+    return Ritual(deity, tier, protections=(deity,) if deity in ("Amanti", "Piya", "Talos")
+                  else ())
