@@ -8,7 +8,8 @@ These tests are about what every rule system shares, so they run for each regist
 ``system`` fixture is parametrised over the registry, and ``campaign`` (hence ``world`` and the
 personas) is a campaign of that system. A test about one system says so with
 ``@pytest.mark.system(slug)`` (it then runs for that system only) or by naming the system when it
-makes a campaign.
+makes a campaign. Tests of the shared machinery written with Mighty Kingdoms' terrains,
+settlements, edge features, options or clock carry ``@pytest.mark.system(MIGHTY_KINGDOMS)``.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from campaign.models import Event, Role
 from tests.campaign.conftest import PERSONAS, World, dump, image_bytes
+from tests.conftest import MIGHTY_KINGDOMS
 
 RANK = {"observer": 0, "player": 1, "other_player": 1, "gm": 2, "admin": 2}
 ROLE_RANK = {"observer": 0, "player": 1, "owner": 1, "gm": 2}
@@ -161,6 +162,7 @@ def test_table_covers_every_campaign_url() -> None:
 @pytest.mark.parametrize("persona", PERSONAS)
 @pytest.mark.parametrize(("name", "method", "minimum"), TABLE,
                          ids=[f"{n}-{m}" for n, m, _ in TABLE])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_access(world: World, name: str, method: str, minimum: str, persona: str) -> None:
     args, data = REQUESTS[(name, method)](world)
     url = reverse(f"campaign:{name}", args=args)

@@ -20,6 +20,7 @@ from PIL import Image
 from campaign.admin import CampaignAdminForm
 from campaign.models import Campaign, Event, Kingdom, Map, Membership, Photo, Role, Tile
 from tests.campaign.conftest import World, dump, error_text, image_bytes, media_files, named
+from tests.conftest import MIGHTY_KINGDOMS
 
 
 def admin_client(world: World) -> Client:
@@ -89,6 +90,7 @@ def _change_data(campaign: Campaign, **changes: Any) -> dict[str, Any]:
      "A Mighty Kingdoms campaign cannot be at this point: A summer has months 1 to 6 "
      "(MK-YEAR-1)."),
 ])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_admin_refuses_a_clock_the_system_cannot_be_at(world: World, changes: dict[str, Any],
                                                        message: str) -> None:
     form = CampaignAdminForm(data=_change_data(world.campaign, **changes),
@@ -97,6 +99,7 @@ def test_admin_refuses_a_clock_the_system_cannot_be_at(world: World, changes: di
     assert message in form.errors["__all__"]
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_admin_accepts_a_clock_the_system_can_be_at(world: World) -> None:
     form = CampaignAdminForm(data=_change_data(
         world.campaign, season="winter", month="", phase="C", sub_phase="buy"),

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from campaign.models import Event
 from tests.campaign.conftest import World, dump, error_text, image_bytes
+from tests.conftest import MIGHTY_KINGDOMS
 
 # (url name, extra url args, posted data, status, message shown). Garbage and missing fields.
 BAD_POSTS: list[tuple[str, list[Any], dict[str, Any], int, str]] = [
@@ -56,6 +57,7 @@ def resolve(world: World, args: list[Any]) -> list[Any]:
 
 @pytest.mark.parametrize(("name", "args", "data", "status", "message"), BAD_POSTS,
                          ids=[f"{b[0]}-{i}" for i, b in enumerate(BAD_POSTS)])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_bad_posts_change_nothing(world: World, name: str, args: list[Any],
                                   data: dict[str, Any], status: int, message: str) -> None:
     url = reverse(f"campaign:{name}", args=[world.campaign.slug, *resolve(world, args)])
@@ -161,6 +163,7 @@ def test_post_without_csrf_token_is_refused(world: World, name: str, args: list[
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_htmx_post_with_the_token_from_the_page_works(world: World) -> None:
     client = csrf_client(world, "gm")
     page = client.get(reverse("campaign:map", args=[world.campaign.slug])).content.decode()

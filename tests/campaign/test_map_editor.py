@@ -13,6 +13,7 @@ from campaign.chronicle import undo_latest
 from campaign.mapview import TILE_SIZE
 from campaign.models import Event, Kingdom, Map, Tile
 from tests.campaign.conftest import World, dump, error_text
+from tests.conftest import MIGHTY_KINGDOMS
 
 FEATURES = ("river", "mountain", "forest", "water", "coast")
 SHARED = {"river", "water"}
@@ -41,6 +42,7 @@ def edit_url(world: World, label: str) -> str:
     return reverse("campaign:tile_edit", args=[world.campaign.slug, label])
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_gm_edits_a_tile_without_javascript(world: World) -> None:
     Tile.objects.filter(map__campaign=world.campaign, label="0302").update(edges={"1": ["forest"]})
     response = world.client("gm").post(edit_url(world, "0302"), {
@@ -63,6 +65,7 @@ def test_gm_edits_a_tile_without_javascript(world: World) -> None:
     assert event.reversible
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_tile_form_rivers_and_water_lie_on_both_sides_of_an_edge(world: World) -> None:
     """A river or water edge set in the tile form is set on the neighbour's facing side too,
     and taken off both; other features stay on the edited tile only. Undo restores both."""
@@ -97,6 +100,7 @@ def test_tile_form_rivers_and_water_lie_on_both_sides_of_an_edge(world: World) -
             .order_by("pk")] == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_gm_edits_a_tile_with_htmx(world: World) -> None:
     response = world.client("gm").post(
         edit_url(world, "0405"),
@@ -133,6 +137,7 @@ def test_gm_edits_a_tile_with_htmx(world: World) -> None:
     ],
 )
 @pytest.mark.parametrize("htmx", [False, True])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_bad_tile_edit_is_refused(world: World, data: dict[str, str], message: str,
                                   htmx: bool) -> None:
     if data.get("controller") == "FOREIGN":
@@ -164,6 +169,7 @@ def paint(world: World, data: dict[str, Any], htmx: bool = False, persona: str =
     )
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_terrain_brush(world: World) -> None:
     response = paint(world, {"tile": "0203", "tool": "terrain", "value": "mountains"})
     assert response.status_code == 302
@@ -175,6 +181,7 @@ def test_terrain_brush(world: World) -> None:
     )
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_settlement_brush_sets_and_clears(world: World) -> None:
     response = paint(world, {"tile": "0203", "tool": "settlement", "value": "fortress"})
     assert response.status_code == 302
@@ -207,6 +214,7 @@ def test_toggle_brushes(world: World, tool: str, field: str) -> None:
     assert Event.objects.filter(campaign=world.campaign, kind="map.tile").count() == 2
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_brush_with_htmx_returns_the_redrawn_map(world: World) -> None:
     response = paint(world, {"tile": "0203", "tool": "settlement", "value": "city"}, htmx=True)
     assert response.status_code == 200
@@ -243,6 +251,7 @@ def test_tile_centres_in_the_svg_match_the_grid(world: World) -> None:
 
 
 @pytest.mark.parametrize("feature", FEATURES)
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_edge_brush_on_every_side(world: World, feature: str) -> None:
     Tile.objects.filter(map__campaign=world.campaign).update(edges={})
     grid = services.grid_for(world.campaign.map)
@@ -280,6 +289,7 @@ def test_edge_brush_on_every_side(world: World, feature: str) -> None:
     assert last_event(world).summary == f"{feature.capitalize()} removed from an edge of 0403."
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_river_on_the_map_border_marks_only_this_tile(world: World) -> None:
     Tile.objects.filter(map__campaign=world.campaign).update(edges={})
     before = {t.label: t.edges for t in Tile.objects.filter(map__campaign=world.campaign)}
@@ -290,6 +300,7 @@ def test_river_on_the_map_border_marks_only_this_tile(world: World) -> None:
     assert after == {**before, "0101": {"0": ["river"]}}
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_edge_brush_keeps_other_features_on_that_edge(world: World) -> None:
     Tile.objects.filter(map__campaign=world.campaign).update(edges={})
     Tile.objects.filter(map__campaign=world.campaign, label="0403").update(edges={"3": ["forest"]})
@@ -326,6 +337,7 @@ def test_edge_brush_keeps_other_features_on_that_edge(world: World) -> None:
     ],
 )
 @pytest.mark.parametrize("htmx", [False, True])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_bad_brush_strokes_are_refused(world: World, data: dict[str, str], status: int,
                                        message: str, htmx: bool) -> None:
     if data.get("value") == "FOREIGN":
@@ -355,6 +367,7 @@ def generate(world: World, **data: str):
     return world.client("gm").post(url, data)
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_same_seed_same_map(world: World) -> None:
     response = generate(world, width="10", height="7", orientation="flat", seed="4242")
     assert response.status_code == 302
@@ -387,6 +400,7 @@ def test_same_seed_same_map(world: World) -> None:
     assert "New 10x7 map (from seed 4242)." in chronicle.content.decode()
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_blank_map(world: World) -> None:
     response = generate(world, width="4", height="3", orientation="pointy", seed="5", blank="on")
     assert response.status_code == 302
@@ -429,6 +443,7 @@ def test_bad_generate_input_is_refused(world: World, data: dict[str, str], messa
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_editor_page_offers_every_brush(world: World) -> None:
     url = reverse("campaign:map_edit", args=[world.campaign.slug])
     body = world.client("gm").get(url).content.decode()

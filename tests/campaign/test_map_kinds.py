@@ -21,7 +21,7 @@ from campaign.mapview import TILE_SIZE
 from campaign.models import Campaign, Event, Map, Tile
 from campaign.rules.geometry import TerritoryGraph
 from tests.campaign.conftest import World, dump, error_text
-from tests.conftest import make_campaign_of
+from tests.conftest import MIGHTY_KINGDOMS, make_campaign_of
 
 
 def url(name: str, campaign: Campaign, *args: Any) -> str:
@@ -147,6 +147,7 @@ def test_tile_form_of_a_territory_offers_its_borders(lands: Campaign) -> None:
     assert 'name="adjacent" value="C" id="id_adjacent_1" checked' in body
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_territory_edges_are_keyed_by_the_neighbour(lands: Campaign) -> None:
     client = gm_client(lands)
     response = client.post(url("tile_edit", lands, "B"), {
@@ -166,6 +167,7 @@ def test_territory_edges_are_keyed_by_the_neighbour(lands: Campaign) -> None:
     assert svg.count('stroke="#2f7fd8"') == 2  # the river, on each side of the A-B border
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_borders_are_edited_both_ways(lands: Campaign) -> None:
     Tile.objects.filter(map__campaign=lands, label="B").update(edges={"A": ["river"]})
     Tile.objects.filter(map__campaign=lands, label="A").update(edges={"B": ["river"]})
@@ -212,6 +214,7 @@ def test_services_refuse_bad_borders(lands: Campaign, label: str, message: str) 
                            adjacent=["B", label])
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_grid_tiles_have_no_borders_to_edit(world: World) -> None:
     tile = Tile.objects.get(map__campaign=world.campaign, label="0101")
     with pytest.raises(services.ServiceError, match="Only territories have neighbours"):
@@ -245,6 +248,7 @@ def test_link_brush_is_for_territories_only(world: World) -> None:
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_edge_brush_on_a_territory_picks_the_nearest_border(lands: Campaign) -> None:
     graph = services.grid_for(Map.objects.get(campaign=lands))
     (x1, y1), (x2, y2) = graph.edge_points("B", "C", TILE_SIZE)
@@ -290,6 +294,7 @@ def test_a_territory_map_with_no_territories_yet_opens(lands: Campaign) -> None:
 # -- a clock changed by hand --------------------------------------------------------------------
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_play_page_of_a_campaign_at_an_impossible_clock_says_so(world: World) -> None:
     Campaign.objects.filter(pk=world.campaign.pk).update(season="", phase="", month=None)
     response = world.client("gm").get(url("play", world.campaign))
@@ -300,6 +305,7 @@ def test_play_page_of_a_campaign_at_an_impossible_clock_says_so(world: World) ->
 
 @pytest.mark.parametrize(("persona", "who"), [("gm", "make it in the map editor."),
                                               ("player", "the GM makes it in the map editor.")])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_play_page_of_a_campaign_without_a_map_says_so(world: World, mapless: Campaign,
                                                        persona: str, who: str) -> None:
     response = world.client(persona).get(url("play", mapless))

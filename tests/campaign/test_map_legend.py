@@ -18,6 +18,7 @@ from campaign.rulesystems import GENERIC_SHAPES, SETTLEMENT_SHAPES, Choice, get_
 from campaign.systems.mighty_kingdoms.models import Ship
 from campaign.views.maps import legend
 from tests.campaign.conftest import World
+from tests.conftest import MIGHTY_KINGDOMS
 
 
 def set_tile(world: World, label: str, **values: Any) -> Tile:
@@ -51,6 +52,7 @@ def legend_items(world: World) -> list[tuple[str, str]]:
     return re.findall(r'<li class="legend-(\w+)">.*?<span>([^<]+)</span></li>', block)
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_the_legend_lists_everything_the_map_shows(busy: World) -> None:
     assert legend_items(busy) == [
         ("terrain", "Plain"), ("terrain", "Hills"), ("terrain", "Unexplored"),
@@ -62,6 +64,7 @@ def test_the_legend_lists_everything_the_map_shows(busy: World) -> None:
     ]
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_the_legend_leaves_out_what_the_map_does_not_show(world: World) -> None:
     Tile.objects.filter(map__campaign=world.campaign).update(
         terrain="plain", settlement="", edges={}, features=[], is_start=False, explored=True)
@@ -69,6 +72,7 @@ def test_the_legend_leaves_out_what_the_map_does_not_show(world: World) -> None:
                                    ("kingdom", "Green"), ("kingdom", "Red")]
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_legend_keys_are_the_maps_own_symbols(busy: World) -> None:
     items = {label: key for _kind, key, label in legend(busy.campaign,
                                                          mapview.load_map(busy.campaign))}
@@ -82,6 +86,7 @@ def test_legend_keys_are_the_maps_own_symbols(busy: World) -> None:
     assert items["Plain"] == '<span class="swatch" style="--c:#d9e6a6"></span>'
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_the_map_draws_each_kind_in_its_systems_shape(busy: World) -> None:
     svg = busy.client("player").get(reverse("campaign:map_svg", args=[busy.campaign.slug]))
     body = svg.content.decode()

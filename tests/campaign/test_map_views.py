@@ -10,6 +10,7 @@ from django.urls import reverse
 from battles.models import Army
 from campaign.models import Tile
 from tests.campaign.conftest import World, error_text
+from tests.conftest import MIGHTY_KINGDOMS
 
 TILE_LINK = re.compile(r'<a href="([^"]+)" data-tile="([^"]+)" class="tile"')
 
@@ -47,6 +48,7 @@ def test_map_page_has_one_link_per_tile(world: World, persona: str) -> None:
     assert ("Edit map" in body) == (persona in ("gm", "admin"))
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_map_legend_lists_present_terrains_and_kingdoms(world: World) -> None:
     Tile.objects.filter(map__campaign=world.campaign).update(terrain="marsh")
     url = reverse("campaign:map", args=[world.campaign.slug])
@@ -114,6 +116,7 @@ def test_tile_of_another_campaign_is_404(world: World) -> None:
     assert client.get(reverse("campaign:tile", args=[slug, "0808"])).status_code == 404
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_tile_panel_shows_what_is_there(world: World) -> None:
     tile = Tile.objects.get(map__campaign=world.campaign, label="0203")
     Tile.objects.filter(pk=tile.pk).update(
@@ -145,6 +148,7 @@ def test_capital_is_named_in_the_panel(world: World) -> None:
 
 
 @pytest.mark.parametrize("persona", ["gm", "admin"])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_gm_panel_has_the_tile_editor(world: World, persona: str) -> None:
     body = world.client(persona).get(
         reverse("campaign:tile", args=[world.campaign.slug, "0302"]), headers={"HX-Request": "true"}

@@ -11,6 +11,7 @@ from battles.models import Army
 from campaign.models import Campaign, Event, Tile
 from tests.campaign.conftest import World, dump, error_text
 from tests.campaign.test_access import settings_payload
+from tests.conftest import MIGHTY_KINGDOMS
 
 
 def test_overview_counts_each_kingdoms_holdings(world: World) -> None:
@@ -43,6 +44,7 @@ def test_overview_offers_founding_to_those_who_may(world: World, persona: str,
     assert "Claim Green" not in body
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_gm_saves_settings(world: World) -> None:
     data = settings_payload(world)
     data.update({"name": "The Long War", "description": "Ten years.", "paper_size": "letter",

@@ -105,6 +105,81 @@ def test_rules_modules_import(slug: str) -> None:
         assert system.rules(area) is importlib.import_module(module_name)
 
 
+# The shell's hooks (see RuleSystem): each one a system defines must be a function.
+SHELL_HOOKS = ("initial_clock_fields", "clock_label", "kingdom_context", "play_context",
+               "overview_context", "advance", "validate_clock", "map_markers", "tile_tokens")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_shell_imports_and_its_hooks_are_functions(slug: str) -> None:
+    system = get_system(slug)
+    assert system.shell
+    shell = system.shell_module()
+    assert shell is importlib.import_module(system.shell)
+    for name in SHELL_HOOKS:
+        hook = getattr(shell, name, None)
+        assert hook is None or callable(hook), name
+        assert system.hook(name) is hook, name
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_url_namespace_resolves_to_the_systems_pages(slug: str) -> None:
+    """The shell's ``urlpatterns`` are mounted under /c/<slug>/<url_prefix>/ in the
+    ``url_prefix`` namespace: each page that needs only the campaign's slug reverses there and
+    resolves back to its name."""
+    from django.urls import URLPattern, resolve
+
+    system = get_system(slug)
+    patterns = getattr(system.shell_module(), "urlpatterns", None) or []
+    if not patterns:
+        assert not system.url_prefix
+        return
+    assert system.url_prefix
+    reversed_ = []
+    for pattern in patterns:
+        if not isinstance(pattern, URLPattern) or not pattern.name:
+            continue
+        if set(pattern.pattern.converters) - {"slug"}:
+            continue
+        url = reverse(f"{system.url_prefix}:{pattern.name}", kwargs={"slug": "some-campaign"})
+        assert url.startswith(f"/c/some-campaign/{system.url_prefix}/"), url
+        match = resolve(url)
+        assert (match.namespace, match.url_name) == (system.url_prefix, pattern.name)
+        reversed_.append(pattern.name)
+    assert reversed_
+
+
+def test_url_prefixes_are_unique() -> None:
+    prefixes = [get_system(slug).url_prefix for slug in SLUGS if get_system(slug).url_prefix]
+    assert len(prefixes) == len(set(prefixes))
+    assert "campaign" not in prefixes
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_demo_hook_loads(slug: str) -> None:
+    """Every system names a demo module whose ``CAMPAIGNS`` are ``DemoCampaign`` rows with a
+    builder (building them is tests/campaign/test_demo.py's part)."""
+    from campaign.demo import DemoCampaign, demo_campaigns
+
+    system = get_system(slug)
+    assert system.demo
+    campaigns = demo_campaigns(system)
+    assert campaigns == tuple(importlib.import_module(system.demo).CAMPAIGNS)
+    assert campaigns
+    for demo in campaigns:
+        assert isinstance(demo, DemoCampaign)
+        assert demo.slug and callable(demo.build)
+
+
+def test_demo_campaign_slugs_are_unique_across_systems() -> None:
+    """A demo campaign counts as loaded when its slug exists: two systems sharing one would
+    leave one of them out."""
+    from campaign.demo import demo_campaigns
+
+    slugs = [demo.slug for slug in SLUGS for demo in demo_campaigns(get_system(slug))]
+    assert len(slugs) == len(set(slugs))
+
+
 def _modules() -> list[tuple[str, str]]:
     return [(slug, name) for slug in SLUGS for name in get_system(slug).rules_modules.values()]
 

@@ -13,7 +13,7 @@ from campaign.chronicle import Recorder, UndoError, undo_latest
 from campaign.models import Campaign, Event, Kingdom, Map, Membership, Role, Tile
 from campaign.rulesystems import get_system
 from tests.campaign.conftest import World, dump
-from tests.conftest import make_campaign_of, make_user
+from tests.conftest import MIGHTY_KINGDOMS, make_campaign_of, make_user
 
 
 def tiles_of(campaign: Campaign) -> list[tuple[Any, ...]]:
@@ -49,6 +49,7 @@ def test_create_campaign(gm: Any) -> None:
     )
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_same_seed_same_map_across_campaigns(gm: Any, system: str) -> None:
     one = make_campaign_of(system, gm, slug="one", width=12, height=9, seed=77)
     two = make_campaign_of(system, gm, slug="two", width=12, height=9, seed=77)
@@ -67,6 +68,7 @@ def test_create_campaign_refuses_taken_slug(gm: Any, system: str) -> None:
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_update_campaign_records_what_changed(world: World) -> None:
     options = dict(world.campaign.options)
     options["max_armies"] = 9
@@ -85,6 +87,7 @@ def test_update_campaign_records_what_changed(world: World) -> None:
     ({"battle_mode": "chess"}, "'chess' is not one of kow, simple."),
     ({"house_rule": True}, "Unknown option(s): house_rule."),
 ])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_update_campaign_refuses_bad_options(world: World, options: dict[str, Any],
                                              message: str) -> None:
     before = dump()
@@ -128,6 +131,7 @@ def test_sequence_numbers_are_per_campaign(world: World) -> None:
     assert sorted(far_events.values_list("seq", flat=True)) == [1, 2]
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_undo_latest_without_expected_seq(world: World) -> None:
     before = dump(exclude=(Event,))
     tile = Tile.objects.get(map__campaign=world.campaign, label="0101")
@@ -226,6 +230,7 @@ def test_edit_tile_refuses_a_foreign_controller(world: World) -> None:
 
 
 @pytest.mark.parametrize("direction", [-1, 6, 99])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_toggle_edge_refuses_a_side_that_does_not_exist(world: World, direction: int) -> None:
     tile = Tile.objects.get(map__campaign=world.campaign, label="0303")
     before = dump()
@@ -248,6 +253,7 @@ def test_regenerate_map_refuses_bad_sizes(world: World, width: int, height: int,
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_square_map_edges(world: World) -> None:
     Map.objects.filter(campaign=world.campaign).update(kind="square")
     services.regenerate_map(world.campaign, world.gm, seed=None, width=4, height=3,
