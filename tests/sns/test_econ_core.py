@@ -184,3 +184,29 @@ def test_econ_options_validate_their_values() -> None:
         e.EconOptions(temple_die_units="all")
     with pytest.raises(ValueError, match="SNS-AMB-30"):
         e.EconOptions(market_price_resource="silver")
+
+
+def test_options_from_stored_json() -> None:
+    """SNS-AMB-29, SNS-AMB-30, SNS-AMB-31b, SNS-AMB-32, SNS-AMB-36, SNS-AMB-37, SNS-AMB-38,
+    SNS-MAP-1: a campaign's stored options become the economy's, event and auto-resolve options,
+    defaults filled in, bad values refused."""
+    from campaign.rules.options import OptionError
+    from campaign.systems.swords_and_stones.rules.autoresolve import AROptions
+    from campaign.systems.swords_and_stones.rules.events import EventOptions
+
+    assert e.EconOptions.from_dict(None) == e.EconOptions()
+    stored = e.EconOptions.from_dict({"map_type": "ice_lands", "spear_against_queen": 3,
+                                      "market_price_resource": "food"})
+    assert (stored.map_type, stored.spear_against_queen, stored.market_price_resource) == (
+        "ice_lands", 3, FOOD)
+    assert stored.as_dict()["monument_cost_source"] == "profile"
+    with pytest.raises(OptionError):
+        e.EconOptions.from_dict({"map_type": "atlantis"})
+    with pytest.raises(OptionError):
+        e.EconOptions.from_dict({"spear_against_queen": 4})
+    with pytest.raises(OptionError):
+        e.EconOptions.from_dict({"dragons": True})
+    assert EventOptions.from_dict({"mine_shaft_timer": 3}) == EventOptions(mine_shaft_timer=3)
+    assert EventOptions.from_dict({"prefer_summary": True}).prefer_summary
+    assert AROptions.from_dict({"tie_goes_to": "attacker"}) == AROptions(tie_goes_to="attacker")
+    assert AROptions.from_dict(None) == AROptions()

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from campaign.rules.options import OptionSpec, parse_options
 from campaign.systems.swords_and_stones.rules.economy import RuleViolation
 
 #: SNS-AR-6: army points per unit or token, in tenths of a point.
@@ -57,10 +59,23 @@ class AROptions:
     halving_rounds_up: bool = False
     tie_goes_to: str = DEFENDER
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> AROptions:
+        """Validate stored options and fill in the defaults."""
+        return cls(**parse_options(AR_OPTIONS, data))
+
     def __post_init__(self) -> None:
         if self.tie_goes_to not in (ATTACKER, DEFENDER):
             raise ValueError("tie_goes_to is 'attacker' or 'defender'.")
 
+
+#: The auto-resolve house rules as the campaign settings form shows them.
+AR_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("halving_rounds_up", "Halved enemy totals round up", "bool", False,
+               rule_id="SNS-AMB-37", help="Off: round down."),
+    OptionSpec("tie_goes_to", "Equal totals go to", "choice", DEFENDER, rule_id="SNS-AR-2",
+               choices=((DEFENDER, "the defender"), (ATTACKER, "the attacker"))),
+)
 
 DEFAULT_AR_OPTIONS = AROptions()
 

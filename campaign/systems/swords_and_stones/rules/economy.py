@@ -4,7 +4,8 @@ The six resources and the Stockpile, ledger lines, paying and receiving, the opt
 set for its economy, the starting bundle of a game, the Resource Site pool and the turn's phase
 order. Harvest lives in ``econ_harvest``, the compulsory phase in ``econ_turn``, advance-phase
 actions in ``econ_advance``, damage and spell state in ``econ_damage``, end-of-game figures in
-``econ_stats``; the catalogues (buildings, units, upgrades, maps) are data in ``catalogue``.
+``econ_stats``, the event tables in ``events`` and auto-resolved battles in ``autoresolve``; the
+catalogues (buildings, units, upgrades, maps) are data in ``catalogue``.
 
 Every movement of a resource is a ``LedgerLine`` citing its rule. The function that forecasts a
 movement is the one that books it: a service shows the lines, then applies them with ``book``.
@@ -15,8 +16,10 @@ Pure functions over frozen dataclasses; dice come in as arguments. Illegal actio
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Protocol
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Protocol
+
+from campaign.rules.options import OptionError, OptionSpec, parse_options
 
 FOOD = "food"
 WOOD = "wood"
@@ -213,9 +216,6 @@ def lose_up_to(
 
 # --- options -----------------------------------------------------------------------------------
 
-GOLD_OR_NONE = (GOLD, None)
-
-
 @dataclass(frozen=True)
 class EconOptions:
     """House rules for the economy. Defaults follow the digest's recommendations.
@@ -232,6 +232,9 @@ class EconOptions:
       a group with the printed book may change them.
     * ``upkeep_when`` (SNS-AMB-33): ``"compulsory"`` (last compulsory step) or ``"advance"`` (start
       of the advance phase); the same food and growth either way, only the phase on the line.
+    * ``spear_against_queen`` (SNS-AMB-36): the combat table's Spear-against-Queen value, 5 or 3.
+
+    Build from a campaign's stored JSON with ``from_dict`` (specs: ``ECON_OPTIONS``).
     """
 
     map_type: str | None = None
@@ -243,6 +246,20 @@ class EconOptions:
     totem_loss_resource: str = FAVOR
     masons_guild_resource: str = STONE
     upkeep_when: str = "compulsory"
+    spear_against_queen: int = 5
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> EconOptions:
+        """Validate stored options and fill in the defaults."""
+        try:
+            return cls(**parse_options(ECON_OPTIONS, data))
+        except OptionError:
+            raise
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def __post_init__(self) -> None:
         if self.monument_cost_source not in ("profile", "summary"):
@@ -251,11 +268,46 @@ class EconOptions:
             raise ValueError("temple_die_units is 'non_military' or 'villagers' (SNS-AMB-39).")
         if self.upkeep_when not in ("compulsory", "advance"):
             raise ValueError("upkeep_when is 'compulsory' or 'advance' (SNS-AMB-33).")
+        if self.spear_against_queen not in (3, 5):
+            raise ValueError("spear_against_queen is 5 or 3 (SNS-AMB-36).")
         for name in ("market_price_resource", "coinage_resource", "totem_loss_resource",
                      "masons_guild_resource"):
             if getattr(self, name) not in RESOURCES:
                 raise ValueError(f"{name} must be one of the six resources (SNS-AMB-30).")
 
+
+_RESOURCE_CHOICES = tuple((r, r.title()) for r in RESOURCES)
+#: The economy's house rules as the campaign settings form shows them.
+ECON_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("map_type", "Map type of the game", "choice", None, rule_id="SNS-MAP-1",
+               nullable=True, choices=tuple((code, code.replace("_", " ").title()) for code in (
+                   "ice_lands", "lonely_mountain", "black_forest", "isle_of_gold",
+                   "great_plains", "gold_coast", "the_gaps", "great_sandy", "mountains")),
+               help="Maps change Farms, Docks and Sites (SNS-MAP-1..9; names as best read, "
+                    "SNS-AMB-35)."),
+    OptionSpec("monument_cost_source", "Monument cost", "choice", "profile",
+               rule_id="SNS-AMB-29", choices=(("profile", "20, 20, 10, 10 (profile)"),
+                                              ("summary", "20, 20, 10 (summary table)"))),
+    OptionSpec("temple_die_units", "Avalonian Temple dice count", "choice", "non_military",
+               rule_id="SNS-AMB-39", choices=(("non_military", "every 3 non-military units"),
+                                              ("villagers", "every 3 Villagers"))),
+    OptionSpec("guild_cap_stacks", "The Noble and an Envoy from Afar add up at the Guild",
+               "bool", False, rule_id="SNS-AMB-41"),
+    OptionSpec("market_price_resource", "Price resource at Market and Tavern", "choice", GOLD,
+               rule_id="SNS-AMB-30", choices=_RESOURCE_CHOICES),
+    OptionSpec("coinage_resource", "What Coinage turns favor into", "choice", GOLD,
+               rule_id="SNS-AMB-30", choices=_RESOURCE_CHOICES),
+    OptionSpec("totem_loss_resource", "What a destroyed Totem costs", "choice", FAVOR,
+               rule_id="SNS-AMB-30", choices=_RESOURCE_CHOICES),
+    OptionSpec("masons_guild_resource", "What the Mason's Guild saves", "choice", STONE,
+               rule_id="SNS-AMB-30", choices=_RESOURCE_CHOICES),
+    OptionSpec("upkeep_when", "When upkeep is charged", "choice", "compulsory",
+               rule_id="SNS-AMB-33", choices=(("compulsory", "end of the compulsory phase"),
+                                              ("advance", "start of the advance phase"))),
+    OptionSpec("spear_against_queen", "Spear against Queen on the combat table", "int", 5,
+               rule_id="SNS-AMB-36", minimum=3, maximum=5,
+               help="5: the copy printed with the rules; 3: the other copy."),
+)
 
 DEFAULT_OPTIONS = EconOptions()
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from campaign.rules.options import OptionSpec, parse_options
 from campaign.systems.swords_and_stones.rules.econ_turn import GrowthLine, Timer, start_timer
 from campaign.systems.swords_and_stones.rules.economy import (
     AVALONIAN,
@@ -408,6 +410,24 @@ class EventOptions:
     prefer_summary: bool = False
     suggested_strange_discovery: bool = False
     mine_shaft_timer: int = 4
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> EventOptions:
+        """Validate stored options and fill in the defaults."""
+        return cls(**parse_options(EVENT_OPTIONS, data))
+
+
+#: The event house rules as the campaign settings form shows them.
+EVENT_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("prefer_summary", "Use the one-page event summary's numbers", "bool", False,
+               rule_id="SNS-AMB-32"),
+    OptionSpec("suggested_strange_discovery", "Number the Strange Discovery results", "bool",
+               False, rule_id="SNS-AMB-31b",
+               help="On: 3-4 Coven, 5 Strange old man, 6 Strange woman. Off: the GM picks."),
+    OptionSpec("mine_shaft_timer", "Mine Shaft Collapse timer", "int", 4,
+               rule_id="SNS-AMB-38", minimum=3, maximum=4,
+               help="4: the event's own text; 3: the glossary's example."),
+)
 
 
 DEFAULT_EVENT_OPTIONS = EventOptions()
