@@ -14,7 +14,7 @@ from campaign import chronicle, services
 from campaign.chronicle import Recorder
 from campaign.models import Campaign, Event, Kingdom, Tile, Visibility
 from tests.campaign.conftest import World, dump, error_text, image_bytes
-from tests.conftest import make_user
+from tests.conftest import MIGHTY_KINGDOMS, make_user
 
 
 def record(campaign: Campaign, actor: Any, kind: str, summary: str, *,
@@ -306,6 +306,7 @@ ACTIONS: dict[str, Callable[[World], None]] = {
 
 
 @pytest.mark.parametrize("action", list(ACTIONS))
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_undo_restores_the_database_exactly(world: World, action: str) -> None:
     if action in SETUP:
         SETUP[action](world)
@@ -337,6 +338,7 @@ def test_undo_restores_the_database_exactly(world: World, action: str) -> None:
     assert f'id="event-{event.seq}" class="undone"' in page
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_undo_goes_back_one_event_at_a_time(world: World) -> None:
     start = dump(exclude=(Event,))
     act_tile_edit(world)
@@ -359,6 +361,7 @@ def test_undo_goes_back_one_event_at_a_time(world: World) -> None:
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_undo_event_cannot_be_undone(world: World) -> None:
     act_tile_edit(world)
     tile_event = latest_undoable(world)
@@ -371,6 +374,7 @@ def test_undo_event_cannot_be_undone(world: World) -> None:
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_undo_refuses_a_stale_seq(world: World) -> None:
     act_tile_edit(world)
     seen = latest_undoable(world).seq
@@ -411,6 +415,7 @@ def test_undo_needs_a_seq(world: World, seq: str) -> None:
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_undo_with_a_huge_seq_is_refused(world: World) -> None:
     before = dump()
     response = undo(world, "99999999999999999999999")
@@ -418,6 +423,7 @@ def test_undo_with_a_huge_seq_is_refused(world: World) -> None:
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_undo_form_only_for_gms(world: World) -> None:
     act_tile_edit(world)
     latest = latest_undoable(world)
@@ -429,6 +435,7 @@ def test_undo_form_only_for_gms(world: World) -> None:
 
 
 @pytest.mark.parametrize("persona", ["player", "other_player", "observer"])
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_only_gms_undo(world: World, persona: str) -> None:
     act_tile_edit(world)
     before = dump()
@@ -436,6 +443,7 @@ def test_only_gms_undo(world: World, persona: str) -> None:
     assert dump() == before
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_admin_may_undo(world: World) -> None:
     before = dump(exclude=(Event,))
     act_tile_edit(world)
@@ -456,6 +464,7 @@ def undo_offer(world: World) -> str | None:
     return found.group(1) if found else None
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_page_offers_the_event_undo_reverses(world: World) -> None:
     act_tile_edit(world)
     latest = Event.objects.filter(campaign=world.campaign).order_by("-seq").first()
@@ -466,6 +475,7 @@ def test_page_offers_the_event_undo_reverses(world: World) -> None:
     assert undo_offer(world) == str(world.undoable.seq)
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_an_event_that_cannot_be_undone_stops_the_offer(world: World) -> None:
     """A reversible event lies under one that cannot be undone: the page offers nothing and says
     why, and undo refuses, both agreeing."""
