@@ -135,12 +135,13 @@ def test_sns_fac_1_faction_only_units_and_buildings() -> None:
 
 
 def test_sns_fac_9_kingdom_of_bone_pays_favor_and_ignores_growth() -> None:
-    """SNS-FAC-9: a Kingdom of Bone pays unit food in favor (not for Monks) and trains without
-    the growth limit."""
+    """SNS-FAC-9: a Kingdom of Bone pays unit food in favor (not for Monks), trains without the
+    growth limit, and its Villagers come out as Zombies."""
     bone = kingdom(DAMNED, RICH, "TEMPLE", kingdom_of_bone=True)
     zero = Growth((), 0)
     trained = a.train(bone, "VILLAGER", 5, growth=zero)
     assert _amounts(trained.lines) == {FAVOR: -5}
+    assert (trained.unit, trained.count, trained.uses_growth) == ("ZOMBIE", 5, False)
     monk = a.train(bone, "MONK", growth=zero, catalogue=TYPED)
     assert _amounts(monk.lines) == {FOOD: -1, FAVOR: -2}
 

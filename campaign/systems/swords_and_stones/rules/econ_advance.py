@@ -193,7 +193,9 @@ def train(
     total = {resource: amount * count for resource, amount in one.items()}
     lines = pay(kingdom.stockpile, total, "SNS-ECON-51", f"train {count} {unit.name}",
                 subject=unit.rule_id, count=count)
-    return Training(lines, code, count, True)
+    # SNS-FAC-9: a Kingdom of Bone's Villagers come out as Zombies.
+    made = "ZOMBIE" if kingdom.kingdom_of_bone and code == "VILLAGER" else code
+    return Training(lines, made, count, not ignored)
 
 
 def train_up(
@@ -556,8 +558,6 @@ def exchange(
     give: str,
     get: str,
     lots: int = 1,
-    *,
-    options: EconOptions = DEFAULT_OPTIONS,
 ) -> tuple[LedgerLine, ...]:
     """SNS-ECON-57: trade resources at a rate: Market 4 for 1, Tavern 5 for 1, Trade Routes 6 for
     2 (SNS-UPG-TRADEROUTES), Shipping Routes 10 for 6 at the Dock (SNS-UPG-SHIPPINGROUTES), with
