@@ -35,8 +35,8 @@ def build(scale: int):  # type: ignore[no-untyped-def]
     from campaign import services
     from campaign.chronicle import Recorder
     from campaign.models import Campaign, Kingdom, Membership
-    from campaign.rules import mighty_kingdoms as mk
     from campaign.systems.mighty_kingdoms import phases
+    from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
     side = int(math.sqrt(2000 * scale))
     gm = User.objects.create_user(f"gm{scale}", password="x")

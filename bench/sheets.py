@@ -164,7 +164,7 @@ def _richest(sheet: Any, objects: list[Any], access: Any) -> Any:
                                            b.kind == "land"))
     if sheet.slug != "roster":
         return objects[0]
-    from battles import services as army_lists
+    from campaign.systems.mighty_kingdoms import forces as army_lists
 
     def shown(army: Any) -> tuple[bool, int, int, int]:
         units = army_lists.army_units(army)

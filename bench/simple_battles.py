@@ -50,8 +50,8 @@ def main() -> None:
     from bench.common import ROOT  # noqa: F401  (sets DJANGO_SETTINGS_MODULE and DEBUG)
 
     django.setup()
-    from battles.rules import mighty_kingdoms as mkb
     from campaign.systems.mighty_kingdoms import battle_play, summer_common
+    from campaign.systems.mighty_kingdoms.rules import battles as mkb
 
     if args.seed is not None:
         summer_common.RNG = random.Random(args.seed)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 
 from campaign.models import Campaign, Event, Kingdom, Membership, Role, Tile, Visibility
@@ -107,3 +108,14 @@ def get_membership_for(access: Access, membership_id: int) -> Membership:
     if membership is None:
         raise Http404("No such member in this campaign.")
     return membership
+
+
+def visible_events(access: Access) -> QuerySet[Event]:
+    """The campaign's events this viewer may read, latest first (one query, no N+1)."""
+    events = Event.objects.filter(campaign=access.campaign).select_related("actor", "kingdom")
+    if access.is_gm:
+        return events
+    allowed = Q(visibility=Visibility.PUBLIC)
+    if access.kingdom is not None:
+        allowed |= Q(visibility=Visibility.KINGDOM, kingdom=access.kingdom)
+    return events.filter(allowed)

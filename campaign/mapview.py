@@ -77,7 +77,6 @@ def blank_map(campaign: Campaign) -> Map:
 
 def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
     from battles.models import Army
-    from campaign.systems.mighty_kingdoms.models import Ship
 
     game_map = Map.objects.filter(campaign=campaign).first() or blank_map(campaign)
     kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}
@@ -99,14 +98,11 @@ def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
             mapsvg.Marker(str(army.number), kingdom.colour, "army",
                           f"{kingdom.name} army {army.number}{side}")
         )
-    for ship in Ship.objects.filter(campaign=campaign, tile__isnull=False).only(
-        "number", "kingdom_id", "tile_id"
-    ):
-        kingdom = kingdoms[ship.kingdom_id]
-        markers[ship.tile_id].append(
-            mapsvg.Marker(f"S{ship.number}", kingdom.colour, "ship",
-                          f"{kingdom.name} ship {ship.number}")
-        )
+    # Counters only one system has (ships, say) come from its shell (RuleSystem.shell).
+    extra_markers = campaign.system.hook("map_markers")
+    if extra_markers is not None:
+        for tile_id, marker in extra_markers(campaign, kingdoms):
+            markers[tile_id].append(marker)
     views = []
     tiles = []
     # Grids key edges by direction, territory maps by the neighbour's label.

@@ -87,7 +87,10 @@ class RuleSystem:
       e.g. standings), ``advance(campaign, user, inputs)`` (the GM closes the current phase;
       ``inputs`` is the posted form, e.g. dice typed in for the phase change), and
       ``urlpatterns`` (the system's own pages, mounted under ``/c/<slug>/<url_prefix>/`` in the
-      ``<url_prefix>`` namespace).
+      ``<url_prefix>`` namespace), ``map_markers(campaign, kingdoms)`` (counters the map draws
+      beside the shared army counters, as ``(tile id, mapsvg.Marker)`` pairs) and
+      ``tile_tokens(tile)`` (lines for a tile panel's "Here now", as dicts of ``colour`` and
+      ``text``).
     - ``demo``: dotted path of the system's demo module (empty: the system has no demo), which
       defines ``CAMPAIGNS``, a tuple of ``campaign.demo.DemoCampaign`` (a campaign slug and
       ``build(users)``, which creates that campaign from the demo users); ``manage.py

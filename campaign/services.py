@@ -97,15 +97,17 @@ def create_campaign(
             created_by=user,
             **initial_clock(system),
         )
-        try:
-            # Two requests with one slug at once both pass the check above; the unique index
-            # refuses the later one (on PostgreSQL once the first commits).
-            with transaction.atomic():
-                campaign.save()
-        except IntegrityError:
-            raise ConflictError(taken) from None
+        # The creation is an event that cannot be undone: the campaign row is written inside
+        # it, though not as a change to reverse.
         with Recorder(campaign, user, "campaign.created", f"{user} created the campaign.",
                       reversible=False) as rec:
+            try:
+                # Two requests with one slug at once both pass the check above; the unique
+                # index refuses the later one (on PostgreSQL once the first commits).
+                with transaction.atomic():
+                    campaign.save()
+            except IntegrityError:
+                raise ConflictError(taken) from None
             rec.create(Membership(campaign=campaign, user=user, role=Role.GM))
             style = system.map_style
             game_map = Map(

@@ -7,7 +7,7 @@ import posixpath
 from django.conf import settings
 from django.contrib import admin
 from django.http import Http404
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.static import serve
 
 from campaign.rulesystems import REGISTRY, get_system
@@ -43,7 +43,8 @@ campaign_patterns = [
     path("<slug:slug>/chronicle/undo/", chronicle.undo, name="undo"),
     path("<slug:slug>/photos/", chronicle.photos, name="photos"),
     path("<slug:slug>/ledger/", include("ledger.urls")),
-    path("<slug:slug>/armies/", include("battles.urls")),
+    # Army pages moved under their system's prefix; printed QR codes still point here.
+    re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)/armies/(?P<rest>.*)\Z", pages.moved, name="moved_armies"),
     # Printable sheets, their previews and the campaign book (campaign/views/sheets.py).
     path("<slug:slug>/print/", include("campaign.views.sheets")),
 ]

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from campaign.access import Access, get_campaign_for, get_kingdom_for
 from campaign.models import Kingdom
+from campaign.parsing import parse_filter
 from campaign.views.common import tabs_context
 from ledger import services
 from ledger.models import LedgerEntry
@@ -66,8 +67,9 @@ def kingdom(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
     row = ledger_kingdom_for(access, kingdom_id)
     resources = services.resources_of(access.campaign)
     years = services.years_of(row)
-    raw = request.GET.get("year", "")
-    year = int(raw) if raw.isdigit() else (years[0] if years else access.campaign.year)
+    year = parse_filter(request.GET.get("year"), 0, 32767)  # not a year: the default
+    if year is None:
+        year = years[0] if years else access.campaign.year
     start = services.totals_before(row, year)
     entries = []
     for entry, after in services.running(services.entries_for(row, year), start):

@@ -4,25 +4,43 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from campaign.forms import SignupForm
 
+MAX_NEXT_LENGTH = 2000
+
+
+def safe_next(request: HttpRequest, raw: str | None) -> str:
+    """``raw`` when it is a path on this site ("/c/red-hills/"), else "": never another host, a
+    scheme, a protocol-relative "//host", a view name or anything over 2,000 characters."""
+    if not raw or len(raw) > MAX_NEXT_LENGTH or not raw.startswith("/") or raw.startswith(
+            ("//", "/\\")):
+        return ""
+    if not url_has_allowed_host_and_scheme(raw, {request.get_host()},
+                                           require_https=request.is_secure()):
+        return ""
+    return raw
+
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
-        next_url = ""
+    next_url = safe_next(request, request.POST.get("next") or request.GET.get("next"))
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        # Where to go is settled before anything is written, and the account and the login
+        # happen together or not at all.
+        target = next_url or reverse("home")
+        with transaction.atomic():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}!")
-        return redirect(next_url or "home")
+        return HttpResponseRedirect(target)
     status = 400 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form, "next": next_url},
                   status=status)

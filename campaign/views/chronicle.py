@@ -5,31 +5,20 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from campaign import services
-from campaign.access import Access, get_campaign_for
+from campaign.access import get_campaign_for, visible_events
 from campaign.chronicle import UndoError, latest_standing, undo_latest
 from campaign.forms import PhotoForm
 from campaign.images import ImageRejected
-from campaign.models import Event, Role, Visibility
+from campaign.models import Role
 from campaign.once import applies_once
+from campaign.parsing import parse_filter, parse_id
 from campaign.views.common import refuse, tabs_context
-
-
-def visible_events(access: Access) -> QuerySet[Event]:
-    """The campaign's events this viewer may read, latest first (one query, no N+1)."""
-    events = Event.objects.filter(campaign=access.campaign).select_related("actor", "kingdom")
-    if access.is_gm:
-        return events
-    allowed = Q(visibility=Visibility.PUBLIC)
-    if access.kingdom is not None:
-        allowed |= Q(visibility=Visibility.KINGDOM, kingdom=access.kingdom)
-    return events.filter(allowed)
 
 
 @login_required
@@ -42,8 +31,9 @@ def chronicle(request: HttpRequest, slug: str) -> HttpResponse:
     year = request.GET.get("year", "")
     if kind:
         events = events.filter(kind__startswith=kind)
-    if year.isdecimal():  # not isdigit(): int() refuses digits such as "²"
-        events = events.filter(year=int(year))
+    year_number = parse_filter(year, 0, 32767)  # not a year: every year
+    if year_number is not None:
+        events = events.filter(year=year_number)
     page = Paginator(events.defer("changes"), 50).get_page(request.GET.get("page"))
     # The page offers exactly what undo_latest would do: the latest event still in effect, or,
     # when that one cannot be undone, why nothing can.
@@ -69,12 +59,12 @@ def chronicle(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_campaign_for(request, slug, role=Role.GM)
-    expected = request.POST.get("seq", "")
-    if not expected.isdecimal():
+    expected = parse_id(request.POST.get("seq", ""))
+    if expected is None:
         return refuse(request, "Say which event to undo.",
                       context=tabs_context(access, "chronicle"))
     try:
-        event = undo_latest(access.campaign, request.user, expected_seq=int(expected))
+        event = undo_latest(access.campaign, request.user, expected_seq=expected)
     except UndoError as exc:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "chronicle"))
     messages.success(request, event.summary)

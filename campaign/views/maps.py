@@ -17,6 +17,7 @@ from campaign import mapsvg, mapview, services
 from campaign.access import Access, get_campaign_for, get_tile_for
 from campaign.forms import GenerateMapForm, TileForm
 from campaign.models import MapKind, Role, Tile
+from campaign.parsing import ParseError, parse_decimal, parse_id
 from campaign.views.common import refuse, tabs_context
 
 
@@ -55,7 +56,6 @@ def _panel_context(access: Access, tile: Tile | None) -> dict:
     if tile is None:
         return {"tile": None}
     from battles.models import Army
-    from campaign.systems.mighty_kingdoms.models import Ship
 
     system = access.campaign.system
     terrain = system.terrain(tile.terrain)
@@ -71,9 +71,12 @@ def _panel_context(access: Access, tile: Tile | None) -> dict:
         "edges": edges,
         "features": [feature_labels.get(f, f) for f in tile.features],
         "armies": Army.objects.filter(tile=tile).select_related("kingdom"),
-        "ships": Ship.objects.filter(tile=tile).select_related("kingdom"),
+        "tokens": [],
         "extra_template": system.template("tile_panel_extra"),
     }
+    tile_tokens = system.hook("tile_tokens")
+    if tile_tokens is not None:
+        context["tokens"] = tile_tokens(tile)
     context["territory"] = tile.map.kind == MapKind.TERRITORY
     if access.is_gm:
         context["edge_rows"] = [
@@ -248,10 +251,14 @@ def paint(request: HttpRequest, slug: str) -> HttpResponse:
     tool = request.POST.get("tool", "")
     value = request.POST.get("value", "")
     direction = None
+    if tool == "controller" and value.strip() and parse_id(value) is None:
+        return refuse(request, "That kingdom is not part of this campaign.",
+                      context=tabs_context(access, "map"))
     if tool == "edge":
         try:
-            x, y = float(request.POST["x"]), float(request.POST["y"])
-        except (KeyError, ValueError):
+            x = parse_decimal(request.POST.get("x"), -1e6, 1e6, "x")
+            y = parse_decimal(request.POST.get("y"), -1e6, 1e6, "y")
+        except ParseError:
             return refuse(request, "Tap near the edge you want to change.",
                           context=tabs_context(access, "map"))
         loaded_grid = services.grid_for(tile.map)

@@ -10,11 +10,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign import services
-from campaign.access import Access, get_campaign_for
+from campaign.access import Access, get_campaign_for, visible_events
 from campaign.forms import CampaignCreateForm, CampaignSettingsForm
 from campaign.models import Campaign, Kingdom, Membership, Role
 from campaign.once import applies_once
-from campaign.views.chronicle import visible_events
 from campaign.views.common import tabs_context
 
 
@@ -124,3 +123,14 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     return render(request, "campaign/settings.html",
                   {**tabs_context(access, "settings"), "form": form}, status=status)
+
+
+@login_required
+@require_GET
+def moved(request: HttpRequest, slug: str, rest: str) -> HttpResponse:
+    """Pages that moved under their rule system's own prefix (/c/<slug>/armies/... is now
+    /c/<slug>/<prefix>/armies/...): printed sheets carry QR codes and links to the old place."""
+    access = get_campaign_for(request, slug)
+    target = f"/c/{access.campaign.slug}/{access.campaign.system.url_prefix}/armies/{rest}"
+    query = request.META.get("QUERY_STRING", "")
+    return redirect(target + (f"?{query}" if query else ""), permanent=True)

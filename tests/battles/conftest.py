@@ -16,12 +16,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from battles import services
 from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
-from battles.rules import mighty_kingdoms as mkb
 from campaign.chronicle import Recorder, snapshot
 from campaign.models import Campaign, Event, Kingdom, Tile
+from campaign.systems.mighty_kingdoms import forces as services
 from campaign.systems.mighty_kingdoms.models import Ship
+from campaign.systems.mighty_kingdoms.rules import battles as mkb
 
 ARMY_MODELS = (Army, Ship, ArmyList, Unit, UnitStrengthEvent, Battle)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from battles import services
 from battles.models import ArmyList, Unit
 from campaign.models import Event
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms import forces as services
 from tests.battles.conftest import World, dump, set_options, unit
 
 pytestmark = pytest.mark.django_db

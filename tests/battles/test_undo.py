@@ -8,10 +8,10 @@ from typing import Callable
 import pytest
 from django.db import transaction
 
-from battles import services
 from battles.models import ArmyList, Unit, UnitStrengthEvent
 from campaign.chronicle import Recorder, undo_latest
 from campaign.models import Event
+from campaign.systems.mighty_kingdoms import forces as services
 from campaign.systems.mighty_kingdoms.models import Ship
 from tests.battles.conftest import World, dump, set_options, unit
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from battles import services
 from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
 from campaign.models import Campaign, Event
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms import forces as services
 from campaign.systems.mighty_kingdoms.models import Ship
 from tests.battles.conftest import World, dump, unit
 

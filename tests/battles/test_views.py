@@ -14,9 +14,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles import services
 from battles.models import ArmyList, Battle, Unit, UnitStrengthEvent
 from campaign.models import Event
+from campaign.systems.mighty_kingdoms import forces as services
 from campaign.systems.mighty_kingdoms.models import Ship
 from tests.battles.conftest import World, dump, set_options, unit
 
@@ -31,7 +31,7 @@ def user_of(world: World, persona: str) -> User | None:
 
 
 def url(world: World, name: str, *args: Any) -> str:
-    return reverse(f"campaign:battles:{name}", args=[world.campaign.slug, *args])
+    return reverse(f"mk:armies:{name}", args=[world.campaign.slug, *args])
 
 
 def kow_result_url(world: World, battle: Battle) -> str:
@@ -337,9 +337,9 @@ def test_other_systems_and_other_campaigns_404(world: World, login: Login) -> No
     elsewhere = make_campaign(world.gm, slug="elsewhere")
     client = login(world.gm)
     red1 = world.get(world.red, 1)
-    assert client.get(reverse("campaign:battles:army", args=["elsewhere", red1.pk])
+    assert client.get(reverse("mk:armies:army", args=["elsewhere", red1.pk])
                       ).status_code == 404
-    assert client.get(reverse("campaign:battles:edit", args=["elsewhere", red1.pk])
+    assert client.get(reverse("mk:armies:edit", args=["elsewhere", red1.pk])
                       ).status_code == 404
     assert elsewhere.pk
 

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.models import Purchase, Tithe
+from campaign.systems.mighty_kingdoms.rules.ledger import Purchase as Buy
 from ledger.models import Balance, LedgerEntry
-from ledger.rules.mighty_kingdoms import Purchase as Buy
 from tests.mk.test_winter_world import World, plain_summer, to_phase, tv3  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ MODELS = (LedgerEntry, Balance, Purchase, Tithe)
 
 
 def _url(model: Any, view: str, *args: Any) -> str:
-    return reverse(f"admin:ledger_{model._meta.model_name}_{view}", args=args)
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from django.db import transaction
 
 from campaign.chronicle import Recorder, undo_latest
 from campaign.models import Kingdom
+from campaign.systems.mighty_kingdoms.rules.ledger import IncomeLine
 from ledger import services as ledger
 from ledger.models import Balance, LedgerEntry
-from ledger.rules.mighty_kingdoms import IncomeLine
 from tests.mk.test_winter_world import World, dump, plain_summer, tv3  # noqa: F401
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from campaign.models import Role
 from campaign.systems.mighty_kingdoms import winter_services as ws
-from ledger.rules.mighty_kingdoms import Purchase as Buy
+from campaign.systems.mighty_kingdoms.rules.ledger import Purchase as Buy
 from tests.conftest import add_member, make_campaign, make_user
 from tests.mk.test_winter_world import World, plain_summer, to_phase, tv3  # noqa: F401
 

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from battles import services as battles
 from battles.models import Army, Battle, Unit
-from battles.rules import mighty_kingdoms as mkb
 from campaign.chronicle import undo_latest
 from campaign.models import Campaign, Event, Kingdom
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import advanced, summer
+from campaign.systems.mighty_kingdoms import forces as battles
 from campaign.systems.mighty_kingdoms.models import Artefact
+from campaign.systems.mighty_kingdoms.rules import battles as mkb
 from tests.mk.test_quests import dump, fixed_list, set_options
 from tests.mk.test_summer_scene import Scene, campaign, scene  # noqa: F401
 
@@ -126,7 +126,7 @@ def test_mk_art_2_assign_at_deploy_secretly(art_scene: Scene, login: Any) -> Non
     event = Event.objects.filter(campaign=scene.campaign).order_by("-seq").first()
     assert event.visibility == "kingdom" and event.kingdom_id == scene.red.pk
     red1 = scene.get_army(scene.red, 1)
-    army_url = reverse("campaign:battles:army", args=[scene.campaign.slug, red1.pk])
+    army_url = reverse("mk:armies:army", args=[scene.campaign.slug, red1.pk])
     assert "artefact: Crown of Ages" in login(scene.player).get(army_url).content.decode()
     assert login(scene.other).get(army_url).status_code == 403
     page = reverse("mk:advanced", args=[scene.campaign.slug])

@@ -515,7 +515,7 @@ def test_mk_simple_10_11_no_unit_strength_and_points_stay_lost(tv1: Any) -> None
     """A Simple battle changes no Unit Strength (MK-SIMPLE-10); the 100 points each side lost
     stay lost, so the next month's battle starts from 400 (MK-SIMPLE-11)."""
     from battles.models import UnitStrengthEvent
-    from battles.rules import mighty_kingdoms as mkb
+    from campaign.systems.mighty_kingdoms.rules import battles as mkb
 
     scene, battle = tv1
     with pytest.raises(ServiceError, match=r"Only Kings of War land battles change Unit "

@@ -370,8 +370,8 @@ def test_mk_amb_30_a_kow_battle_in_a_simple_campaign(clash: Scene) -> None:
 
 def test_mk_recruit_6_choosing_a_battle_fixes_the_draft_lists_of_its_armies(
         clash: Scene, login: Login) -> None:
-    from battles import services as lists
-    from battles.rules import mighty_kingdoms as mkb
+    from campaign.systems.mighty_kingdoms import forces as lists
+    from campaign.systems.mighty_kingdoms.rules import battles as mkb
 
     scene = clash
     red2 = scene.get_army(scene.red, 2)
@@ -403,13 +403,13 @@ def test_mk_recruit_6_choosing_a_battle_fixes_the_draft_lists_of_its_armies(
             attempt()
         assert str(refused.value) == message
     client = login(scene.player)
-    edit = reverse("campaign:battles:edit", args=[scene.campaign.slug, red2.pk])
+    edit = reverse("mk:armies:edit", args=[scene.campaign.slug, red2.pk])
     assert client.get(edit).status_code == 302
-    save = reverse("campaign:battles:save_unit", args=[scene.campaign.slug, red2.pk])
+    save = reverse("mk:armies:save_unit", args=[scene.campaign.slug, red2.pk])
     response = client.post(save, {"name": "Scouts", "unit_type": "troop", "points": "60",
                                   "base_us": "1"})
     assert response.status_code == 409
-    paste = reverse("campaign:battles:paste", args=[scene.campaign.slug, red2.pk])
+    paste = reverse("mk:armies:paste", args=[scene.campaign.slug, red2.pk])
     assert client.post(paste, {"text": "Scouts, troop, 60; US 1"}).status_code == 409
     assert dump() == before
     # Undoing the choice gives the draft back.

@@ -17,9 +17,9 @@ from django.urls import reverse
 
 from battles.models import Army
 from campaign.models import Campaign, Event, Invitation, Kingdom, Role
-from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import phases, summer_orders
 from campaign.systems.mighty_kingdoms import winter_services as ws
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger.models import Balance, LedgerEntry
 from tests.conftest import make_user

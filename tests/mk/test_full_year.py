@@ -28,9 +28,9 @@ from django.utils.html import escape
 
 from battles.models import Army, Battle
 from campaign.models import Campaign, Event, Kingdom, Tile, Visibility
-from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import phases
 from campaign.systems.mighty_kingdoms.models import Order, Ship
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger.models import Balance, LedgerEntry
 from tests.mk import webforms

@@ -27,12 +27,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from battles import services as battle_services
 from battles.models import Army, ArmyList, Battle, Unit
-from battles.rules import mighty_kingdoms as mkb
 from campaign.models import Campaign, Event, Kingdom, Membership, Tile
+from campaign.systems.mighty_kingdoms import forces as battle_services
 from campaign.systems.mighty_kingdoms import phases, summer
 from campaign.systems.mighty_kingdoms.models import Artefact, Order, Ship
+from campaign.systems.mighty_kingdoms.rules import battles as mkb
 from ledger.models import Balance, LedgerEntry
 from tests.mk.test_summer_scene import (  # noqa: F401
     Scene,
@@ -592,8 +592,8 @@ row("mk:battle_slaughter", "post", prep_slaughter,  # Blue, slaughtered, gives u
 red_acts("mk:winter_recall", prep_recall,
          (409, "Blue has nothing left to choose at Recall."),
          ok=(409, "Red has nothing left to choose at Recall."))
-red_acts("mk:winter_tithe", prep_tithe, (409, "It is Red&#x27;s turn (MK-BUY-1)."))
-red_acts("mk:winter_pass", prep_pass, (409, "It is Red&#x27;s turn (MK-BUY-1)."))
+red_acts("mk:winter_tithe", prep_tithe, (409, "It is Red&#x27;s turn (MK-TITHE-1)."))
+red_acts("mk:winter_pass", prep_pass, (409, "It is Red&#x27;s turn (MK-TITHE-1)."))
 red_acts("mk:winter_buy", prep_buy, (409, "It is Red&#x27;s turn (MK-BUY-1)."))
 red_acts("mk:winter_feed", prep_feed, (409, "Army #2 is not one of yours (MK-FEED-1)."))
 red_acts("mk:winter_deploy", prep_deploy,
@@ -619,32 +619,32 @@ for ledger_page in ("campaign:ledger:kingdom", "campaign:ledger:csv"):
         player=200, other=(403, "A kingdom&#x27;s ledger is for its player and the GMs."),
         gm=200, admin=200)
 # Armies: rosters are public, a list is its player's (and the GMs') until a battle reveals it.
-for public in ("campaign:battles:index", "campaign:battles:roster"):
+for public in ("mk:armies:index", "mk:armies:roster"):
     row(public, "get", prep_armies if public.endswith("index") else prep_roster,
         observer=200, player=200, other=200, gm=200, admin=200)
 SECRET = (403, "This army&#x27;s list is secret until it fights a battle (MK-SETUP-7).")
-row("campaign:battles:army", "get", prep_red_army, observer=SECRET, player=200, other=SECRET,
+row("mk:armies:army", "get", prep_red_army, observer=SECRET, player=200, other=SECRET,
     gm=200, admin=200)
 NOT_THEIRS = (403, "Only the army&#x27;s player or a GM may write its list.")
 PLAYER_ROLE = (403, "This needs the player role in Summer.")
 for name, method, prepare, ok in (
-        ("campaign:battles:edit", "get", prep_red_army, 200),
-        ("campaign:battles:save_unit", "post", prep_save_unit, 302),
-        ("campaign:battles:copy_unit", "post", prep_unit_action, 302),
-        ("campaign:battles:remove_unit", "post", prep_unit_action, 302),
-        ("campaign:battles:details", "post", prep_details, 302),
-        ("campaign:battles:fix", "post", prep_fix, 302),
-        ("campaign:battles:paste", "get", prep_paste, 200),
-        ("campaign:battles:paste", "post", prep_paste, 302)):
+        ("mk:armies:edit", "get", prep_red_army, 200),
+        ("mk:armies:save_unit", "post", prep_save_unit, 302),
+        ("mk:armies:copy_unit", "post", prep_unit_action, 302),
+        ("mk:armies:remove_unit", "post", prep_unit_action, 302),
+        ("mk:armies:details", "post", prep_details, 302),
+        ("mk:armies:fix", "post", prep_fix, 302),
+        ("mk:armies:paste", "get", prep_paste, 200),
+        ("mk:armies:paste", "post", prep_paste, 302)):
     row(name, method, prepare, observer=PLAYER_ROLE, player=ok, other=NOT_THEIRS, gm=ok,
         admin=ok)
 ARTEFACTS_OFF = (409, "Magical artefacts are not used in this campaign (MK-CFG-3).")
-row("campaign:battles:artefact", "post", prep_unit_artefact, observer=PLAYER_ROLE,
+row("mk:armies:artefact", "post", prep_unit_artefact, observer=PLAYER_ROLE,
     player=ARTEFACTS_OFF,
     other=(403, "Only the army&#x27;s player or a GM may assign its artefacts."),
     gm=ARTEFACTS_OFF, admin=ARTEFACTS_OFF)
-gm_only("campaign:battles:battle", "get", prep_battles_battle, 200)
-gm_only("campaign:battles:reveal", "post", prep_battles_battle, 302)
+gm_only("mk:armies:battle", "get", prep_battles_battle, 200)
+gm_only("mk:armies:reveal", "post", prep_battles_battle, 302)
 
 
 def _routes() -> set[str]:
@@ -662,7 +662,7 @@ def _routes() -> set[str]:
                 found.add(":".join(namespaces + [pattern.name]))
 
     walk(get_resolver().url_patterns, [])
-    return {n for n in found if n.startswith(("mk:", "campaign:ledger:", "campaign:battles:"))}
+    return {n for n in found if n.startswith(("mk:", "campaign:ledger:", "mk:armies:"))}
 
 
 def test_the_table_covers_every_route() -> None:
@@ -753,7 +753,7 @@ def _other_method(r: Row) -> str:
 
 
 # The paste form answers both methods (GET shows it, POST sends it).
-BOTH = {"campaign:battles:paste"}
+BOTH = {"mk:armies:paste"}
 
 
 @pytest.mark.parametrize("persona", ["outsider", "observer", "player", "gm"])

@@ -19,8 +19,8 @@ from django.urls import reverse
 
 from battles.models import Army
 from campaign.models import Campaign, Event, Kingdom, Role, Tile
-from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import phases, summer_orders
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import load_state
 from tests.conftest import add_member, make_campaign, make_user
 

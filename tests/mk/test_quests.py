@@ -17,11 +17,11 @@ from django.utils import timezone
 from battles.models import Army, ArmyList, Unit, UnitStrengthEvent
 from campaign.chronicle import undo_latest
 from campaign.models import Campaign, Event, Kingdom, Tile
-from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import advanced
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.models import Artefact, Purchase, WizardQuest
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import load_state
 from tests.mk.test_summer_scene import FixedDice, Scene, campaign, scene  # noqa: F401
 

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from battles.models import Army, Battle
-from battles.rules import mighty_kingdoms as mkb
 from campaign.models import Campaign, Event
-from campaign.rules.mighty_kingdoms import RuleViolation
 from campaign.systems.mighty_kingdoms import phases, summer, summer_battles
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.models import Order, Ship
+from campaign.systems.mighty_kingdoms.rules import battles as mkb
+from campaign.systems.mighty_kingdoms.rules.campaign import RuleViolation
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger.models import LedgerEntry
 from tests.mk.test_summer_scene import (  # noqa: F401

@@ -313,9 +313,9 @@ def test_an_army_lost_in_battle_leaves_every_list_of_armies_in_play(clash: Scene
     assert blue_row.n_armies == 0
     kingdom = client.get(reverse("campaign:kingdom", args=[slug, scene.blue.pk]))
     assert list(kingdom.context["armies"]) == []
-    index = client.get(reverse("campaign:battles:index", args=[slug]))
+    index = client.get(reverse("mk:armies:index", args=[slug]))
     assert {k.name: k.armies_n for k in index.context["kingdoms"]} == {"Red": 2, "Blue": 0}
-    roster = client.get(reverse("campaign:battles:roster", args=[slug, scene.blue.pk]))
+    roster = client.get(reverse("mk:armies:roster", args=[slug, scene.blue.pk]))
     assert ([r["army"].number for r in roster.context["rows"]],
             [r["army"].number for r in roster.context["gone"]]) == ([], [1])
 

@@ -15,7 +15,7 @@ from battles.models import Army
 from campaign.models import Kingdom, Role, Tile
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.models import Ship
-from ledger.rules.mighty_kingdoms import Purchase as Buy
+from campaign.systems.mighty_kingdoms.rules.ledger import Purchase as Buy
 from tests.conftest import add_member, make_user
 from tests.mk.test_winter_world import (  # noqa: F401 (fixtures)
     World,

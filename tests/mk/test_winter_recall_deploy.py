@@ -9,11 +9,11 @@ import pytest
 
 from battles.models import Army
 from campaign.models import Campaign, Tile
-from campaign.rules.mighty_kingdoms import RuleViolation
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import phases
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.models import Ship
+from campaign.systems.mighty_kingdoms.rules.campaign import RuleViolation
 from tests.mk.test_winter_world import (  # noqa: F401 (fixtures)
     World,
     add_armies,

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from campaign.models import Event
 from campaign.systems.mighty_kingdoms import winter_services as ws
-from ledger.rules.mighty_kingdoms import Purchase as Buy
+from campaign.systems.mighty_kingdoms.rules.ledger import Purchase as Buy
 from tests.mk.test_winter_world import (  # noqa: F401 (fixtures)
     World,
     add_armies,
@@ -220,4 +220,4 @@ def test_mk_winter_a_player_cannot_act_for_another_kingdom(tv3: World) -> None:
     """A player's form naming another kingdom still acts for their own (acting_kingdom)."""
     to_phase(tv3, ws.TITHE)
     refused(tv3, "Blue", "winter_pass", {"kingdom": tv3.kingdoms["Red"].pk, "sub": "tithe"},
-            "It is Red's turn (MK-BUY-1).")
+            "It is Red's turn (MK-TITHE-1).")

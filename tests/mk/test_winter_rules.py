@@ -3,8 +3,14 @@ carried (MK-SETUP-6, MK-RECRUIT-2). No database."""
 
 from __future__ import annotations
 
-from campaign.rules.mighty_kingdoms import FORTRESS, Army, Kingdom, MapView, TileState
-from ledger.rules import mighty_kingdoms as eco
+from campaign.systems.mighty_kingdoms.rules import ledger as eco
+from campaign.systems.mighty_kingdoms.rules.campaign import (
+    FORTRESS,
+    Army,
+    Kingdom,
+    MapView,
+    TileState,
+)
 
 RED = Kingdom("red", "Red", "C0", "C0")
 TILES = MapView((TileState("F1", settlement=FORTRESS, controller="red", explored=True),))

@@ -9,13 +9,13 @@ import pytest
 
 from battles.models import Army
 from campaign.models import Kingdom, Role
-from campaign.rules.mighty_kingdoms import RuleViolation
 from campaign.systems.mighty_kingdoms import phases, setup
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.models import Purchase, Ship, Tithe
+from campaign.systems.mighty_kingdoms.rules.campaign import RuleViolation
+from campaign.systems.mighty_kingdoms.rules.ledger import Purchase as Buy
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger.models import LedgerEntry
-from ledger.rules.mighty_kingdoms import Purchase as Buy
 from tests.conftest import add_member, make_campaign, make_user
 from tests.mk.test_winter_world import (  # noqa: F401 (fixtures)
     World,

@@ -12,8 +12,8 @@ from campaign.chronicle import undo_latest
 from campaign.models import Campaign, Event
 from campaign.systems.mighty_kingdoms import winter_services as ws
 from campaign.systems.mighty_kingdoms.models import Ship
+from campaign.systems.mighty_kingdoms.rules.ledger import Purchase as Buy
 from ledger.models import Balance, LedgerEntry
-from ledger.rules.mighty_kingdoms import Purchase as Buy
 from tests.mk.test_winter_world import (  # noqa: F401 (fixtures)
     World,
     add_armies,

@@ -230,7 +230,7 @@ def grant(world: World, name: str, gold: int = 0, food: int = 0) -> None:
     from django.db import transaction
 
     from campaign.chronicle import Recorder
-    from ledger.rules.mighty_kingdoms import IncomeLine
+    from campaign.systems.mighty_kingdoms.rules.ledger import IncomeLine
 
     lines = [IncomeLine(r, n, "TEST", "arranged by the test") for r, n in
              (("gold", gold), ("food", food)) if n]

@@ -107,8 +107,8 @@ def _reveal(world: SheetsWorld) -> None:
     """The battle reveals the lists of the armies fighting it (MK-SETUP-7)."""
     from django.db import transaction
 
-    from battles import services
     from campaign.chronicle import Recorder
+    from campaign.systems.mighty_kingdoms import forces as services
 
     with transaction.atomic(), Recorder(world.campaign, world.gm, "test.reveal", "") as rec:
         services.reveal_lists(world.battle, rec)

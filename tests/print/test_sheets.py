@@ -340,7 +340,7 @@ def test_simple_roster(sheets_world: SheetsWorld, sheet_url: Callable[..., str])
 def test_simple_roster_defence_counts_defend_as_the_battle_packet_does(
         sheets_world: SheetsWorld, sheet_url: Callable[..., str]) -> None:
     """MK-SIMPLE-2/3: an upright 500-point army with a Defend order has Defence 6, on the
-    roster as on the battle packet (both ask battles.rules.mighty_kingdoms.simple_defence)."""
+    roster as on the battle packet (both ask rules.battles.simple_defence)."""
     world = sheets_world
     world.campaign.options = {**world.campaign.options, "battle_mode": "simple"}
     world.campaign.save()

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battles.rules.mighty_kingdoms import (
+from campaign.systems.mighty_kingdoms.rules.battles import (
     ARTEFACT_BANDS,
     NAVAL_ROLL_TABLE,
     POOL,
@@ -1675,7 +1675,10 @@ def test_mk_amb_26_board_sizes_are_in_feet():
 
 
 def test_mk_def_2_3_the_allowance_in_words_and_the_piece_sizes():
-    from battles.rules.mighty_kingdoms import DEFENCE_PIECE_SIZES, describe_allowance
+    from campaign.systems.mighty_kingdoms.rules.battles import (
+        DEFENCE_PIECE_SIZES,
+        describe_allowance,
+    )
 
     assert [describe_allowance(defence_allowance(s)) for s in ("", "village", "capital",
                                                               "fortress")] == [
@@ -1696,8 +1699,14 @@ def test_mk_def_2_3_the_allowance_in_words_and_the_piece_sizes():
 
 
 def test_mk_recruit_3_mk_simple_11_a_recruit_has_500_points_and_losses_stay():
-    from campaign.rules.mighty_kingdoms import FORTRESS, Army, Kingdom, MapView, TileState
-    from ledger.rules import mighty_kingdoms as eco
+    from campaign.systems.mighty_kingdoms.rules import ledger as eco
+    from campaign.systems.mighty_kingdoms.rules.campaign import (
+        FORTRESS,
+        Army,
+        Kingdom,
+        MapView,
+        TileState,
+    )
 
     red = Kingdom("red", "Red", "F1", "F1")
     tiles = MapView((TileState("F1", settlement=FORTRESS, controller="red", explored=True),))

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaign.rules import mighty_kingdoms as mk
-from campaign.rules.mighty_kingdoms import (
+from campaign.rules.options import OptionError
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
+from campaign.systems.mighty_kingdoms.rules.campaign import (
     ARMY,
     CITY,
     DEFEND,
@@ -40,7 +41,6 @@ from campaign.rules.mighty_kingdoms import (
     Ship,
     TileState,
 )
-from campaign.rules.options import OptionError
 
 # --- helpers -----------------------------------------------------------------------------------
 

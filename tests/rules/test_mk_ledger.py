@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaign.rules import mighty_kingdoms as mk
-from campaign.rules.mighty_kingdoms import (
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
+from campaign.systems.mighty_kingdoms.rules import ledger as led
+from campaign.systems.mighty_kingdoms.rules.campaign import (
     CITY,
     FORTRESS,
     VILLAGE,
@@ -23,8 +24,7 @@ from campaign.rules.mighty_kingdoms import (
     RuleViolation,
     TileState,
 )
-from ledger.rules import mighty_kingdoms as led
-from ledger.rules.mighty_kingdoms import (
+from campaign.systems.mighty_kingdoms.rules.ledger import (
     CycleAction,
     Holdings,
     IncomeLine,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from campaign.rules import mighty_kingdoms as rules
 from campaign.rulesystems import Choice, MapStyle, RuleSystem, Terrain
+from campaign.systems.mighty_kingdoms.rules import campaign as rules
 
 SYSTEM = RuleSystem(
     slug="mighty-kingdoms",
@@ -48,9 +48,9 @@ SYSTEM = RuleSystem(
     ),
     options=rules.OPTIONS,
     rules_modules={
-        "campaign": "campaign.rules.mighty_kingdoms",
-        "ledger": "ledger.rules.mighty_kingdoms",
-        "battles": "battles.rules.mighty_kingdoms",
+        "campaign": "campaign.systems.mighty_kingdoms.rules.campaign",
+        "ledger": "campaign.systems.mighty_kingdoms.rules.ledger",
+        "battles": "campaign.systems.mighty_kingdoms.rules.battles",
     },
     templates={
         "tile_panel_extra": "campaign/systems/mighty_kingdoms/tile_panel_extra.html",

@@ -3,10 +3,10 @@
 
 A quest is one purchase turn of winter C) 2. Build and recruit: it costs nothing, takes the
 player's turn in the buy cycle like any other purchase, and needs Kings of War mode. Its result
-comes from ``battles.rules.mighty_kingdoms.quest_result``; an artefact it wins is drawn from the
+comes from ``rules.battles.quest_result``; an artefact it wins is drawn from the
 campaign's pool (at random by the server, or the card a GM records) and kept by the kingdom's
 Capital City until its player gives it to a unit at winter D) Deploy (MK-ART-2). Captures in
-battle live next to the battle results, in ``battles.services``.
+battle live next to the battle results, in ``campaign.systems.mighty_kingdoms.forces``.
 
 Every action is one chronicle event, written in one transaction, that a GM can undo exactly.
 """
@@ -20,19 +20,19 @@ from typing import Any
 from django.db import transaction
 from django.db.models.functions import Lower
 
-from battles import services as battles
 from battles.models import Unit, UnitStrengthEvent
-from battles.rules import mighty_kingdoms as mkb
 from campaign.chronicle import Recorder
 from campaign.models import Campaign, Kingdom, Visibility
-from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms import forces as battles
 from campaign.systems.mighty_kingdoms import winter_services as ws
+from campaign.systems.mighty_kingdoms.clock import phase_key
 from campaign.systems.mighty_kingdoms.models import Artefact, WizardQuest
 from campaign.systems.mighty_kingdoms.models import Purchase as PurchaseRow
-from campaign.systems.mighty_kingdoms.phases import phase_key
+from campaign.systems.mighty_kingdoms.rules import battles as mkb
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
+from campaign.systems.mighty_kingdoms.rules import ledger as eco
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
-from ledger.rules import mighty_kingdoms as eco
 from ledger.services import link_to_event
 
 QUEST = "quest"

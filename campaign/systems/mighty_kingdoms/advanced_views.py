@@ -20,11 +20,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import Access
 from campaign.models import Role
-from campaign.rules import mighty_kingdoms as mk
+from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import advanced, standings
 from campaign.systems.mighty_kingdoms import winter_services as ws
-from campaign.systems.mighty_kingdoms.phases import phase_key
+from campaign.systems.mighty_kingdoms.clock import phase_key
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from campaign.systems.mighty_kingdoms.views import acting_kingdom, done, mk_access
 from campaign.views.common import refuse, tabs_context
@@ -32,17 +33,26 @@ from campaign.views.common import refuse, tabs_context
 PAGE = "campaign/systems/mighty_kingdoms/advanced.html"
 
 
-class BadInput(ValueError):
-    pass
+BadInput = ParseError
 
 
 def _number(request: HttpRequest, name: str, *, optional: bool = False) -> int | None:
+    """An id from the form (None for an empty optional one)."""
     raw = request.POST.get(name, "").strip()
     if raw == "" and optional:
         return None
-    if not raw.isdigit() or len(raw) > 9:
-        raise BadInput(f"“{name}” must be a whole number.")
-    return int(raw)
+    pk = parse_id(raw)
+    if pk is None:
+        raise BadInput(f"“{name}” must be a whole number (an id from the form).")
+    return pk
+
+
+def _count(request: HttpRequest, name: str, lo: int, hi: int, *,
+           optional: bool = False) -> int | None:
+    """A number typed in (a die, points), from ``lo`` to ``hi``."""
+    if optional and request.POST.get(name, "").strip() == "":
+        return None
+    return parse_int(request.POST.get(name, ""), lo, hi, name)
 
 
 # --- what the pages show ------------------------------------------------------------------------
@@ -139,7 +149,7 @@ def quest(request: HttpRequest, slug: str) -> HttpResponse:
     tower = request.POST.get("tower", "").strip()
     try:
         hero = _number(request, "hero")
-        die = _number(request, "die", optional=True)
+        die = _count(request, "die", 1, 6, optional=True)
         artefact = _number(request, "artefact", optional=True)
     except BadInput as exc:
         return _bad(request, access, exc)
@@ -155,7 +165,7 @@ def add_to_pool(request: HttpRequest, slug: str) -> HttpResponse:
     """MK-ART-1: a GM adds an artefact (name, points) to the pool."""
     access = mk_access(request, slug, role=Role.GM)
     try:
-        points = _number(request, "points")
+        points = _count(request, "points", 0, 99_999)
     except BadInput as exc:
         return _bad(request, access, exc)
     assert points is not None

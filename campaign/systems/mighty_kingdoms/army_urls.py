@@ -1,13 +1,11 @@
-"""Armies, army lists and Unit Strength, mounted at /c/<slug>/armies/ inside the "campaign"
-namespace (``campaign:battles:...``)."""
+"""Armies, Kings of War army lists, Unit Strength and battle results: Mighty Kingdoms' pages
+under /c/<slug>/mk/armies/, in the "mk:armies" namespace (see ``urls``)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from battles import views
-
-app_name = "battles"
+from campaign.systems.mighty_kingdoms import army_views as views
 
 urlpatterns = [
     path("", views.index, name="index"),

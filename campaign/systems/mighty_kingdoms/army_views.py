@@ -24,17 +24,21 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from battles import services
 from battles.models import Army, Battle, Unit
-from battles.rules import mighty_kingdoms as mkb
 from campaign.access import Access, get_kingdom_for
 from campaign.models import Kingdom, Role
 from campaign.once import applies_once
-from campaign.rules import mighty_kingdoms as mk
+from campaign.parsing import ParseError, parse_id
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms import forces as services
 from campaign.systems.mighty_kingdoms.models import Artefact, Ship
+from campaign.systems.mighty_kingdoms.rules import battles as mkb
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.views import mk_access
 from campaign.views.common import refuse, tabs_context
+
+# The pages' templates, under templates/.
+T = "campaign/systems/mighty_kingdoms/armies/"
 
 UNIT_TYPES = ("troop", "regiment", "horde", "legion", "hero", "monster", "titan", "war engine",
               "large infantry", "large cavalry", "swarm")
@@ -139,6 +143,17 @@ def _editable_army(request: HttpRequest, slug: str, army_id: int) -> tuple[Acces
     return access, army
 
 
+def _named_unit(army: Army, raw: str) -> Unit | None:
+    """The unit a form or a link names (``unit``), None when it names none; a value that is no
+    id is refused (400) rather than taken for "a new unit"."""
+    if not raw.strip():
+        return None
+    pk = parse_id(raw)
+    if pk is None:
+        raise ParseError("“unit” must be the id of a unit of this army's list.")
+    return _unit_for(army, pk)
+
+
 def _unit_for(army: Army, unit_id: int) -> Unit:
     unit = Unit.objects.filter(pk=unit_id, army_list__army=army).select_related(
         "army_list__army__kingdom").first()
@@ -201,7 +216,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
         battles = list(Battle.objects.filter(campaign=access.campaign, kind="land", mode="kow")
                        .select_related("tile", "chooser", "opponent")
                        .order_by("-year", "-month", "-seq"))
-    return render(request, "battles/index.html",
+    return render(request, T + "index.html",
                   _context(access, kingdoms=kingdoms, battles=battles))
 
 
@@ -234,7 +249,7 @@ def roster(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
             "boxes": simple_boxes(army.points) if visible and simple else None,
         }
         (gone if services.is_removed(army) else rows).append(row)
-    return render(request, "battles/roster.html", _context(
+    return render(request, T + "roster.html", _context(
         access, kingdom=kingdom, rows=rows, gone=gone,
         can_edit=access.can_edit_kingdom(kingdom) and access.at_least(Role.PLAYER)))
 
@@ -252,7 +267,7 @@ def army(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     can_edit = access.at_least(Role.PLAYER) and access.can_edit_kingdom(row.kingdom)
     ship = Ship.objects.filter(paired_army=row).first()
     alive = [s for s in statuses if not s.destroyed]
-    return render(request, "battles/army.html", _context(
+    return render(request, T + "army.html", _context(
         access, army=row, army_list=army_list, statuses=statuses, ship=ship,
         state=_token_state(row), can_edit=can_edit,
         artefacts=(options.module_artefacts and can_edit and bool(army_list and army_list.is_fixed)
@@ -283,7 +298,7 @@ def _editor(request: HttpRequest, access: Access, army: Army, *, form: UnitForm 
                        editing=editing, details=details, problems=problems or (),
                        error=error, points=mkb.list_points(entries),
                        limit=mkb.ARMY_POINTS_LIMIT)
-    template = "battles/edit.html#editor" if request.htmx else "battles/edit.html"
+    template = T + "edit.html#editor" if request.htmx else T + "edit.html"
     return render(request, template, context, status=status)
 
 
@@ -291,7 +306,7 @@ def _after_edit(request: HttpRequest, access: Access, army: Army, message: str) 
     if request.htmx:
         return _editor(request, access, army)
     messages.success(request, message)
-    return redirect("campaign:battles:edit", access.campaign.slug, army.pk)
+    return redirect("mk:armies:edit", access.campaign.slug, army.pk)
 
 
 def _fresh(army: Army) -> Army:
@@ -307,13 +322,10 @@ def edit(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     army_list = services.list_of(army)
     if army_list is not None and (army_list.is_fixed or army_list.revealed_at_battle_id):
         messages.info(request, "This list is fixed: only losses change it now (MK-RECRUIT-6).")
-        return redirect("campaign:battles:army", slug, army.pk)
+        return redirect("mk:armies:army", slug, army.pk)
     if services.is_removed(army):
         raise Http404("This army has left play.")
-    editing = None
-    raw = request.GET.get("unit", "")
-    if raw.isdecimal():
-        editing = _unit_for(army, int(raw))
+    editing = _named_unit(army, request.GET.get("unit", ""))
     return _editor(request, access, army, editing=editing)
 
 
@@ -323,8 +335,7 @@ def edit(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
 def save_unit(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     """Add a unit to the draft, or change one (``unit`` in the form)."""
     access, army = _editable_army(request, slug, army_id)
-    raw = request.POST.get("unit", "")
-    editing = _unit_for(army, int(raw)) if raw.isdecimal() else None
+    editing = _named_unit(army, request.POST.get("unit", ""))
     form = UnitForm(request.POST)
     if not form.is_valid():
         return _editor(request, access, army, form=form, editing=editing, status=400)
@@ -397,7 +408,7 @@ def fix(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     except ServiceError as exc:
         return _editor(request, access, army, error=str(exc), status=409)
     messages.success(request, f"The list of army #{army.number} is fixed.")
-    return redirect("campaign:battles:army", slug, army.pk)
+    return redirect("mk:armies:army", slug, army.pk)
 
 
 @login_required
@@ -414,30 +425,30 @@ def paste(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     context = _context(access, army=army, line_errors=(), problems=(), error="")
     if request.method == "GET":
         context["form"] = PasteForm(initial={"race": army_list.race if army_list else ""})
-        return render(request, "battles/paste.html", context)
+        return render(request, T + "paste.html", context)
     form = PasteForm(request.POST)
     context["form"] = form
     if not form.is_valid():
-        return render(request, "battles/paste.html", context, status=400)
+        return render(request, T + "paste.html", context, status=400)
     data = form.cleaned_data
     try:
         result = services.paste_army_list(army, data["text"], request.user,
                                           race=data["race"] or None, fix=data["fix"])
     except services.PasteRefused as exc:
         context["line_errors"] = exc.errors
-        return render(request, "battles/paste.html", context, status=400)
+        return render(request, T + "paste.html", context, status=400)
     except services.ListRefused as exc:
         context["problems"] = exc.problems
         context["error"] = "The list was not saved: it breaks the rules below."
-        return render(request, "battles/paste.html", context, status=409)
+        return render(request, T + "paste.html", context, status=409)
     except ServiceError as exc:
         context["error"] = str(exc)
-        return render(request, "battles/paste.html", context, status=409)
+        return render(request, T + "paste.html", context, status=409)
     if result.is_fixed:
         messages.success(request, f"The list of army #{army.number} is saved and fixed.")
-        return redirect("campaign:battles:army", slug, army.pk)
+        return redirect("mk:armies:army", slug, army.pk)
     messages.success(request, "The list is saved as a draft: check it, then fix it.")
-    return redirect("campaign:battles:edit", slug, army.pk)
+    return redirect("mk:armies:edit", slug, army.pk)
 
 
 @login_required
@@ -454,7 +465,7 @@ def artefact(request: HttpRequest, slug: str, army_id: int, unit_id: int) -> Htt
     except ServiceError as exc:
         return refuse(request, str(exc), status=409, context=_context(access))
     messages.success(request, "Artefact saved.")
-    return redirect("campaign:battles:army", slug, army.pk)
+    return redirect("mk:armies:army", slug, army.pk)
 
 
 # -- battles ------------------------------------------------------------------------------------
@@ -477,7 +488,7 @@ def battle_results(request: HttpRequest, slug: str, battle_id: int) -> HttpRespo
     lists = [s["list"] for s in sides]
     revealed = all(a is not None and a.revealed_at_battle_id for a in lists)
     waiting = battle.status == Battle.Status.PENDING and not battle.result_chooser
-    return render(request, "battles/battle.html", _context(
+    return render(request, T + "battle.html", _context(
         access, battle=battle, sides=sides, recorded="unit_results" in (battle.data or {}),
         kow=services.is_kow_battle(battle), revealed=revealed, waiting=waiting))
 
@@ -493,4 +504,4 @@ def reveal(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
     except ServiceError as exc:
         return refuse(request, str(exc), status=409, context=_context(access))
     messages.success(request, "The lists of this battle are now open to every player.")
-    return redirect(reverse("campaign:battles:battle", args=[slug, battle.pk]))
+    return redirect(reverse("mk:armies:battle", args=[slug, battle.pk]))

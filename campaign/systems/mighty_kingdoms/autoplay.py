@@ -14,11 +14,11 @@ from typing import Any
 from django.db import transaction
 
 from campaign.models import Campaign
-from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import phases, summer_orders
 from campaign.systems.mighty_kingdoms import winter_services as ws
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
+from campaign.systems.mighty_kingdoms.rules import ledger as eco
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
-from ledger.rules import mighty_kingdoms as eco
 
 Watch = Callable[[], None] | None
 

@@ -3,7 +3,7 @@ round by round (MK-NAVAL, MK-AMB-12) and land/water battles from dice (MK-LW).
 
 A battle in progress is kept in ``Battle.data["play"]``: the frozen participants (points and
 Defence at the start), each side's dice and where they came from, and every allocation, round or
-concession so far. The rules (``battles.rules.mighty_kingdoms``) replay that record into their
+concession so far. The rules (``rules.battles``) replay that record into their
 state on every request, so they validate each step and nothing else keeps a copy.
 
 The record in progress touches nothing but the battle row, and each step of it (the set-up,
@@ -27,11 +27,11 @@ from typing import Any
 from django.db import transaction
 
 from battles.models import Battle
-from battles.rules import mighty_kingdoms as mkb
 from campaign.chronicle import Recorder, snapshot
 from campaign.models import Kingdom
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import summer_battles, summer_common
+from campaign.systems.mighty_kingdoms.rules import battles as mkb
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from campaign.systems.mighty_kingdoms.summer_common import (
     kingdom_name,

@@ -19,11 +19,12 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.views.decorators.http import require_GET, require_POST
 
-from battles import services as battle_services
 from battles.models import Battle
 from campaign.models import Kingdom, Role
+from campaign.parsing import ParseError, parse_dice, parse_int
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import battle_play, summer_battles
+from campaign.systems.mighty_kingdoms import forces as battle_services
 from campaign.systems.mighty_kingdoms.state import load_state
 from campaign.systems.mighty_kingdoms.views import mk_access
 from campaign.views.common import refuse, tabs_context
@@ -83,13 +84,10 @@ def _act(request: HttpRequest, slug: str, battle_id: int,
 
 def _dice(raw: str) -> list[int] | None | bool:
     """Typed-in dice ("6 5", "6,5" or "65"); None for a server roll; False when unreadable."""
-    text = raw.replace(",", " ").strip()
-    if not text:
-        return None
-    parts = text.split() if " " in text else list(text)
-    if not all(p.isdecimal() and len(p) == 1 for p in parts):
+    try:
+        return parse_dice(raw) or None
+    except ParseError:
         return False
-    return [int(p) for p in parts]
 
 
 def _side(request: HttpRequest) -> str:
@@ -137,13 +135,14 @@ def allocate(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
     refused = _outsider(request, slug)
     if refused is not None:
         return refused
-    raw = request.POST.get("die", "")
-    if not raw.isdecimal() or len(raw) > 3:
+    try:
+        die = parse_int(request.POST.get("die", ""), 0, 999, "die")
+    except ParseError:
         return refuse(request, "Tap one of your dice first, then the army it goes to.",
                       status=409)
     return _act(request, slug, battle_id,
                 lambda access, k: battle_play.allocate(
-                    battle_id, request.user, access.campaign, k, _side(request), int(raw),
+                    battle_id, request.user, access.campaign, k, _side(request), die,
                     request.POST.get("target", "")),
                 "Die allocated.")
 

@@ -23,14 +23,14 @@ from django.db.models import Max
 from django.utils import timezone
 
 from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
-from battles.rules import mighty_kingdoms as mkb
 from campaign.access import Access
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Tile, Visibility
-from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms.models import Artefact, Ship
+from campaign.systems.mighty_kingdoms.rules import battles as mkb
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from ledger.services import link_to_event
 
 MAX_UNIT_POINTS = 2000

@@ -12,9 +12,9 @@ from django.db import transaction
 from battles.models import Army
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom, Visibility
-from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
-from campaign.systems.mighty_kingdoms.phases import SETUP, PhaseHandler, note
+from campaign.systems.mighty_kingdoms.clock import SETUP, PhaseHandler, label, note
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 
 TEMPLATE = "campaign/systems/mighty_kingdoms/play/setup.html"
@@ -240,7 +240,6 @@ def place_first_army(kingdom: Kingdom, user: Any, label: str) -> None:
 def _require_step(state: MKState, step: str) -> None:
     campaign = state.campaign
     if campaign.season != SETUP or campaign.phase != step:
-        from campaign.systems.mighty_kingdoms.phases import label
 
         raise ServiceError(f"Not now: the campaign is at {label(campaign)}.")
 

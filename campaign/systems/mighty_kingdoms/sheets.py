@@ -20,9 +20,7 @@ from django.http import Http404
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 
-from battles import services as army_lists
 from battles.models import Army, Battle, Unit
-from battles.rules import mighty_kingdoms as kow
 from campaign import mapview
 from campaign.access import Access
 from campaign.models import Campaign, Kingdom, Tile
@@ -47,12 +45,14 @@ from campaign.pdf import (
     text_lines,
     text_width_mm,
 )
-from campaign.rules import mighty_kingdoms as mk
+from campaign.systems.mighty_kingdoms import forces as army_lists
 from campaign.systems.mighty_kingdoms.advanced import quests_on
 from campaign.systems.mighty_kingdoms.models import Ship, Tithe
+from campaign.systems.mighty_kingdoms.rules import battles as kow
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
+from campaign.systems.mighty_kingdoms.rules import ledger as economy
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger import pdf as ledger_sheets
-from ledger.rules import mighty_kingdoms as economy
 
 RESOURCES = ("gold", "food")
 
@@ -959,7 +959,7 @@ def battle_packet_pdf(access: Access, battle: Battle, options: PrintOptions, *,
 
 def chronicle_context(access: Access, obj: None, options: PrintOptions, *,
                       base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
-    from campaign.views.chronicle import visible_events
+    from campaign.access import visible_events
 
     year = access.campaign.year
     events = list(visible_events(access).filter(year=year).defer("changes").order_by("seq"))

@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.urls import path
-
+from campaign import mapsvg
 from campaign.access import Access
-from campaign.models import Campaign, Kingdom
-from campaign.rules import mighty_kingdoms as mk
+from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.mighty_kingdoms import (
     advanced_views,
     phases,
@@ -18,8 +16,11 @@ from campaign.systems.mighty_kingdoms import (
     views,
     winter,
 )
+from campaign.systems.mighty_kingdoms.models import Ship
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.sheets import SHEETS  # noqa: F401
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
+from campaign.systems.mighty_kingdoms.urls import urlpatterns  # noqa: F401
 
 
 def initial_clock_fields() -> dict[str, Any]:
@@ -127,19 +128,21 @@ def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     return context
 
 
-urlpatterns = [
-    path("setup/race/", views.choose_race, name="setup_race"),
-    path("setup/order/", views.roll_order, name="setup_order"),
-    path("setup/capital/", views.choose_capital, name="setup_capital"),
-    path("setup/settle/", views.place_settlements, name="setup_settle"),
-    path("setup/army/", views.place_army, name="setup_army"),
-    *summer.urlpatterns,
-    *winter.urlpatterns,
-    path("advanced/", advanced_views.page, name="advanced"),
-    path("advanced/quest/", advanced_views.quest, name="quest"),
-    path("advanced/pool/", advanced_views.add_to_pool, name="artefact_add"),
-    path("advanced/pool/<int:artefact_id>/remove/", advanced_views.remove_from_pool,
-         name="artefact_remove"),
-    path("advanced/assign/", advanced_views.assign, name="artefact_assign"),
-    path("advanced/claim/", advanced_views.claim, name="artefact_claim"),
-]
+def map_markers(campaign: Campaign, kingdoms: Mapping[int, Kingdom]) -> list[tuple[int, Any]]:
+    """Ship counters for the map (MK-SHIP-5), beside the army counters every system has."""
+    return [
+        (ship.tile_id, mapsvg.Marker(f"S{ship.number}", kingdoms[ship.kingdom_id].colour, "ship",
+                                     f"{kingdoms[ship.kingdom_id].name} ship {ship.number}"))
+        for ship in Ship.objects.filter(campaign=campaign, tile__isnull=False).only(
+            "number", "kingdom_id", "tile_id")
+    ]
+
+
+def tile_tokens(tile: Tile) -> list[dict[str, str]]:
+    """The ships on a tile, for its panel's "Here now" (MK-SHIP-2: one may carry an army)."""
+    return [
+        {"colour": ship.kingdom.colour,
+         "text": f"{ship.kingdom.name} ship #{ship.number}"
+                 + (" carrying an army" if ship.paired_army_id else "")}
+        for ship in Ship.objects.filter(tile=tile).select_related("kingdom")
+    ]

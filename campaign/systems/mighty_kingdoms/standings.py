@@ -17,7 +17,7 @@ from django.db.models import Count, Sum
 
 from battles.models import Army, Unit
 from campaign.models import Campaign, Kingdom, Tile
-from campaign.rules import mighty_kingdoms as mk
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
 SCORING_NAMES = {
     mk.SCORE_TILES: "most tiles",

@@ -32,9 +32,9 @@ from django.db.models import Q
 from battles.models import Army
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Map, Tile
-from campaign.rules import mighty_kingdoms as mk
 from campaign.services import grid_for
 from campaign.systems.mighty_kingdoms.models import Ship
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
 WATER_TERRAINS = frozenset({"open_water"})
 # Map kinds whose neighbours are fixed offsets of (q, r), each within one step on both axes.

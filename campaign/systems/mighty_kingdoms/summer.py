@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.models import Kingdom
-from campaign.rules import mighty_kingdoms as mk
-from campaign.systems.mighty_kingdoms import battle_views, summer_views
-from campaign.systems.mighty_kingdoms.phases import PhaseHandler
+from campaign.systems.mighty_kingdoms.clock import PhaseHandler
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState
 from campaign.systems.mighty_kingdoms.summer_battles import (
     battle_blockers,
@@ -25,6 +24,7 @@ from campaign.systems.mighty_kingdoms.summer_battles import (
     enter_result,
 )
 from campaign.systems.mighty_kingdoms.summer_common import (
+    PHONE_ROWS,
     kingdom_orders,
     label_of,
     month_orders,
@@ -52,7 +52,7 @@ from campaign.systems.mighty_kingdoms.summer_orders import (
 from campaign.systems.mighty_kingdoms.summer_reform import close_reform, reform_plan
 
 __all__ = [
-    "HANDLERS", "urlpatterns", "play_context", "kingdom_context", "give_order", "pair_tokens",
+    "HANDLERS", "PHONE_ROWS", "play_context", "kingdom_context", "give_order", "pair_tokens",
     "unpair_tokens", "resolve", "choose_battle", "enter_result", "choose_retreats",
 ]
 
@@ -69,13 +69,9 @@ HANDLERS = {
                                       order_rule="MK-PORDER-1"),
 }
 
-urlpatterns = [*summer_views.urlpatterns, *battle_views.battle_urls]
 
 TURNS = {"A": order_turn, "B": resolution_turn, "C": battle_turn}
 
-# Beyond these, a player's phone counts kingdoms and other kingdoms' orders instead of listing
-# them (a GM's page lists everything).
-PHONE_ROWS = 12
 PHONE_ORDERS = 48
 
 

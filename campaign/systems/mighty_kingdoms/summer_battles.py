@@ -17,8 +17,10 @@ from typing import Any
 from django.db import transaction
 
 from battles.models import Army, Battle
-from battles.rules import mighty_kingdoms as mkb
-from battles.services import (
+from campaign.chronicle import Recorder
+from campaign.models import Kingdom
+from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.forces import (
     apply_unit_results,
     artefacts_after_result,
     artefacts_of_removed,
@@ -32,11 +34,9 @@ from battles.services import (
     unit_results_of,
     unit_statuses,
 )
-from campaign.chronicle import Recorder
-from campaign.models import Kingdom
-from campaign.rules import mighty_kingdoms as mk
-from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms.models import Ship
+from campaign.systems.mighty_kingdoms.rules import battles as mkb
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from campaign.systems.mighty_kingdoms.summer_common import (
     all_movers,

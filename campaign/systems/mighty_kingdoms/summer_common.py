@@ -19,9 +19,10 @@ from django.db.models.functions import Cast
 
 from battles.models import Army, Battle
 from campaign.models import Kingdom
-from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.clock import label
 from campaign.systems.mighty_kingdoms.models import Order, Ship
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState
 
 # Where the server's dice come from; tests put a predictable generator here.
@@ -270,7 +271,6 @@ def token_rows(state: MKState, mover: mk.Mover) -> list[Army | Ship]:
 def require_phase(state: MKState, phase: str) -> None:
     campaign = state.campaign
     if campaign.season != SUMMER or campaign.phase != phase:
-        from campaign.systems.mighty_kingdoms.phases import label
 
         wanted = f"{phase}) {mk.SUMMER_PHASE_NAMES[phase]}"
         raise ServiceError(f"Not now: this is done in {wanted}, and the campaign is at "
@@ -297,3 +297,7 @@ def orders_sealed(state: MKState) -> bool:
 def roll_2d6(rng: random.Random | None = None) -> tuple[int, int]:
     source = rng or RNG
     return source.randint(1, 6), source.randint(1, 6)
+
+# Beyond these, a player's phone counts kingdoms and other kingdoms' orders instead of listing
+# them (a GM's page lists everything).
+PHONE_ROWS = 12

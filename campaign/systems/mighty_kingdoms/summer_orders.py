@@ -16,13 +16,13 @@ from typing import Any
 from django.db import transaction
 
 from battles.models import Army
-from battles.services import capital_changes_hands
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom, Visibility
-from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.clock import note
+from campaign.systems.mighty_kingdoms.forces import capital_changes_hands
 from campaign.systems.mighty_kingdoms.models import Order, Ship
-from campaign.systems.mighty_kingdoms.phases import note
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from campaign.systems.mighty_kingdoms.summer_common import (
     OrderRec,

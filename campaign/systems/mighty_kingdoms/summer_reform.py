@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from django.db.models import Count
 
 from battles.models import Army
-from battles.services import capital_changes_hands, reform_unit_strength
 from campaign.chronicle import Recorder
 from campaign.models import Tile
-from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import summer_common as common
-from campaign.systems.mighty_kingdoms.phases import note
+from campaign.systems.mighty_kingdoms.clock import note
+from campaign.systems.mighty_kingdoms.forces import capital_changes_hands, reform_unit_strength
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from campaign.systems.mighty_kingdoms.summer_common import (
     all_movers,

@@ -12,15 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 from django.views.decorators.http import require_POST
 
-from battles import services as battle_services
 from campaign.models import Role
+from campaign.parsing import ParseError, parse_id, parse_int
+from campaign.systems.mighty_kingdoms import forces as battle_services
 from campaign.systems.mighty_kingdoms import summer_battles, summer_orders
 from campaign.systems.mighty_kingdoms.views import acting_kingdom, mk_access, run
 from campaign.views.common import refuse, tabs_context
-
-
-def _int(raw: str) -> int | None:
-    return int(raw) if raw.isdecimal() and len(raw) < 10 else None
 
 
 @login_required
@@ -41,7 +38,7 @@ def give_order(request: HttpRequest, slug: str) -> HttpResponse:
 def pair(request: HttpRequest, slug: str) -> HttpResponse:
     access = mk_access(request, slug)
     kingdom = acting_kingdom(request, access)
-    army, ship = _int(request.POST.get("army", "")), _int(request.POST.get("ship", ""))
+    army, ship = parse_id(request.POST.get("army", "")), parse_id(request.POST.get("ship", ""))
     if army is None or ship is None:
         return refuse(request, "Say which army boards which ship.",
                       context=tabs_context(access, "play"))
@@ -55,7 +52,7 @@ def pair(request: HttpRequest, slug: str) -> HttpResponse:
 def unpair(request: HttpRequest, slug: str) -> HttpResponse:
     access = mk_access(request, slug)
     kingdom = acting_kingdom(request, access)
-    ship = _int(request.POST.get("ship", ""))
+    ship = parse_id(request.POST.get("ship", ""))
     if ship is None:
         return refuse(request, "Say which ship the army leaves.",
                       context=tabs_context(access, "play"))
@@ -65,10 +62,11 @@ def unpair(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _dice(request: HttpRequest, first: str, second: str) -> tuple[int, int] | None:
-    values = [_int(request.POST.get(name, "").strip()) for name in (first, second)]
-    if any(v is None or not 1 <= v <= 6 for v in values):
+    try:
+        values = [parse_int(request.POST.get(name, ""), 1, 6, name) for name in (first, second)]
+    except ParseError:
         return None
-    return values[0], values[1]  # type: ignore[return-value]
+    return values[0], values[1]
 
 
 @login_required
@@ -76,7 +74,7 @@ def _dice(request: HttpRequest, first: str, second: str) -> tuple[int, int] | No
 def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     access = mk_access(request, slug)
     kingdom = acting_kingdom(request, access)
-    order = _int(request.POST.get("order", ""))
+    order = parse_id(request.POST.get("order", ""))
     if order is None:
         return refuse(request, "Say which order to resolve.", context=tabs_context(access, "play"))
     source = "server" if request.POST.get("source") == "server" else "table"
@@ -103,7 +101,7 @@ def choose_battle(request: HttpRequest, slug: str) -> HttpResponse:
     access = mk_access(request, slug)
     kingdom = acting_kingdom(request, access)
     label = request.POST.get("tile", "")
-    opponent = _int(request.POST.get("opponent", ""))
+    opponent = parse_id(request.POST.get("opponent", ""))
     if opponent is None:
         return refuse(request, "Say which kingdom to fight.", context=tabs_context(access, "play"))
     naval = request.POST.get("naval") == "1"

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_POST
 
 from campaign.access import Access, get_campaign_for, get_kingdom_for
 from campaign.models import Kingdom, Role
-from campaign.rules import mighty_kingdoms as mk
+from campaign.parsing import ParseError, parse_dice, parse_id, parse_ids, parse_int
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import setup, standings
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState
 from campaign.views.common import refuse, tabs_context
 
@@ -38,9 +39,13 @@ def mk_access(request: HttpRequest, slug: str, role: str = Role.PLAYER) -> Acces
 def acting_kingdom(request: HttpRequest, access: Access) -> Kingdom:
     """The kingdom this request acts for: the player's own, or the one a GM names."""
     if access.is_gm:
-        raw = request.POST.get("kingdom", "")
-        if raw.isdigit():
-            return get_kingdom_for(access, int(raw))
+        raw = request.POST.get("kingdom", "").strip()
+        if raw:
+            pk = parse_id(raw)
+            if pk is None:
+                raise ParseError("Say which kingdom this is for: “kingdom” must be a kingdom's "
+                                 "id from the form.")
+            return get_kingdom_for(access, pk)
         if access.kingdom is not None:
             return access.kingdom
         raise Http404("Say which kingdom this is for.")
@@ -89,17 +94,18 @@ def tiebreak_dice(data: Mapping[str, str] | None) -> dict[int, list[int]] | None
     field is empty: the server rolls. Unreadable dice are refused (``ServiceError``)."""
     dice: dict[int, list[int]] = {}
     for key, raw in (data or {}).items():
-        pk = key.removeprefix("tiebreak_")
-        if pk == key or not pk.isdecimal() or len(pk) > 9:
+        pk = parse_id(key.removeprefix("tiebreak_")) if key.startswith("tiebreak_") else None
+        if pk is None:
             continue
         text = str(raw).replace(",", " ").strip()
         if not text:
             continue
-        parts = text.split()
-        if len(parts) > 12 or not all(p.isdecimal() and len(p) == 1 and "1" <= p <= "6"
-                                      for p in parts):
+        if " " not in text and len(text) > 1:
             raise ServiceError(TIEBREAK_HELP)
-        dice[int(pk)] = [int(p) for p in parts]
+        try:
+            dice[pk] = parse_dice(text, most=12)
+        except ParseError:
+            raise ServiceError(TIEBREAK_HELP) from None
     return dice or None
 
 
@@ -170,21 +176,25 @@ def roll_order(request: HttpRequest, slug: str) -> HttpResponse:
     rolls: dict[int, int] | None = None
     if request.POST.get("source") == "entered":
         places = request.POST.getlist("order")
-        if not places or not all(p.isdecimal() and len(p) < 10 for p in places):
+        try:
+            order = parse_ids(places, "order")
+        except ParseError:
+            order = []
+        if not order:
             return refuse(request, "Choose a kingdom for each place in the player order.",
                           context=tabs_context(access, "play"))
-        order = [int(p) for p in places]
         return run(request, access,
                    lambda: setup.enter_initial_order(access.campaign, request.user, order),
                    "Player order entered.")
     if request.POST.get("source") == "table":
         rolls = {}
         for kingdom in access.campaign.kingdoms.all():
-            raw = request.POST.get(f"roll_{kingdom.pk}", "")
-            if not raw.isdigit() or not 1 <= int(raw) <= 99:
+            try:
+                rolls[kingdom.pk] = parse_int(request.POST.get(f"roll_{kingdom.pk}", ""), 1, 99,
+                                              f"roll_{kingdom.pk}")
+            except ParseError:
                 return refuse(request, f"Enter the roll for {kingdom.name} as a number.",
                               context=tabs_context(access, "play"))
-            rolls[kingdom.pk] = int(raw)
     return run(request, access, lambda: setup.roll_initial_order(access.campaign, request.user,
                                                                  rolls),
                "Player order drawn.")

@@ -11,16 +11,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from django.urls import path, reverse
+from django.urls import reverse
 
 from campaign.access import Access
 from campaign.models import Kingdom
-from campaign.rules import mighty_kingdoms as mk
 from campaign.systems.mighty_kingdoms import winter_services as ws
-from campaign.systems.mighty_kingdoms import winter_views
-from campaign.systems.mighty_kingdoms.phases import PhaseHandler, phase_key
+from campaign.systems.mighty_kingdoms.clock import PhaseHandler, phase_key
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
+from campaign.systems.mighty_kingdoms.rules import ledger as eco
 from campaign.systems.mighty_kingdoms.state import MKState
-from ledger.rules import mighty_kingdoms as eco
+from campaign.systems.mighty_kingdoms.summer_common import PHONE_ROWS
 
 TEMPLATE = "campaign/systems/mighty_kingdoms/play/winter.html"
 PARTS = {
@@ -57,14 +57,6 @@ HANDLERS = {
                             turn=ws.deploy_turn, enter_dice=True, brief=ws.deploy_brief),
 }
 
-urlpatterns = [
-    path("winter/recall/", winter_views.recall, name="winter_recall"),
-    path("winter/tithe/", winter_views.tithe, name="winter_tithe"),
-    path("winter/pass/", winter_views.pass_turn, name="winter_pass"),
-    path("winter/buy/", winter_views.buy, name="winter_buy"),
-    path("winter/feed/", winter_views.feed, name="winter_feed"),
-    path("winter/deploy/", winter_views.deploy, name="winter_deploy"),
-]
 
 SETTLEMENT_LABELS = {mk.VILLAGE: "Village", mk.CITY: "City", mk.FORTRESS: "Fortress",
                      mk.CAPITAL: "Capital City", mk.EMPTY: "Empty"}
@@ -250,7 +242,6 @@ def _listed(state: MKState, access: Access) -> list[int] | None:
     """The kingdoms whose part of a winter step this viewer's page lists: every kingdom (None)
     for a GM, or in a campaign small enough for a phone; else the first ``PHONE_ROWS`` in player
     order and the viewer's own, the others counted."""
-    from campaign.systems.mighty_kingdoms.summer import PHONE_ROWS
 
     if access.is_gm or len(state.order) <= PHONE_ROWS:
         return None
@@ -363,7 +354,6 @@ def _deploy_context(state: MKState, access: Access) -> dict[str, Any]:
     """D) Deploy for this viewer. A GM, and everyone in a campaign small enough for a phone,
     reads every placement and every army still waiting; a player in a larger one reads their
     own and how many kingdoms are still deploying (the other kingdoms' pages show theirs)."""
-    from campaign.systems.mighty_kingdoms.summer import PHONE_ROWS
 
     data = ws.winter_view(state.campaign)["deploy"]
     placed = data["placed"]

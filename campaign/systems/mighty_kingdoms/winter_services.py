@@ -2,7 +2,7 @@
 
 Each action loads the campaign with ``load_state(lock=True)`` (or takes the ``state`` its caller
 loaded that way in the same transaction, as ``autoplay`` does), asks the rules
-(``campaign.rules.mighty_kingdoms``, ``ledger.rules.mighty_kingdoms``), and writes the result and
+(``rules.campaign``, ``rules.ledger``), and writes the result and
 one chronicle event in one transaction; gold and food move only by ledger entries
 (``ledger.services.post``). Phase changes are the handlers at the bottom, run by
 ``phases.advance``.
@@ -26,15 +26,15 @@ from django.db.models import Max
 from battles.models import Army
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom
-from campaign.rules import mighty_kingdoms as mk
 from campaign.services import ServiceError
+from campaign.systems.mighty_kingdoms.clock import label, note, phase_key
 from campaign.systems.mighty_kingdoms.models import Purchase as PurchaseRow
 from campaign.systems.mighty_kingdoms.models import Ship
 from campaign.systems.mighty_kingdoms.models import Tithe as TitheRow
-from campaign.systems.mighty_kingdoms.phases import label, note, phase_key
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
+from campaign.systems.mighty_kingdoms.rules import ledger as eco
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
 from ledger import services as ledger
-from ledger.rules import mighty_kingdoms as eco
 
 WINTER = mk.WINTER
 RECALL = (WINTER, "A", "")
@@ -413,7 +413,7 @@ def give_tithe(kingdom: Kingdom, user: Any, receiver_id: int, gold: int, food: i
         row = kingdom_row(state, kingdom)
         by_pk = names(state)
         result, _ = cycle(state, mk.SUB_TITHE)
-        eco.validate_turn(result, row.name)
+        eco.validate_turn(result, row.name, mk.SUB_TITHE)
         receiver = state.kingdom_rows.get(receiver_id)
         receiver_name = receiver.name if receiver else f"kingdom {receiver_id}"
         tithe = eco.Tithe(row.name, receiver_name, gold, food)
@@ -446,7 +446,7 @@ def pass_turn(kingdom: Kingdom, user: Any, sub: str, *, state: MKState | None = 
         require_phase(state, key, f"this pass was meant for {mk.SUB_PHASE_NAMES[sub]}")
         row = kingdom_row(state, kingdom)
         result, _ = cycle(state, sub)
-        eco.validate_turn(result, row.name)
+        eco.validate_turn(result, row.name, sub)
         rule_id = "MK-TITHE-1" if sub == mk.SUB_TITHE else "MK-BUY-1"
         summary = f"{row.name} passes ({mk.SUB_PHASE_NAMES[sub]}, {rule_id})."
         with Recorder(state.campaign, user, f"winter.{sub}.pass", summary, kingdom=row) as rec:

@@ -15,26 +15,28 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_POST
 
 from campaign.access import Access
-from campaign.rules import mighty_kingdoms as mk
+from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import standings
 from campaign.systems.mighty_kingdoms import winter_services as ws
+from campaign.systems.mighty_kingdoms.rules import campaign as mk
+from campaign.systems.mighty_kingdoms.rules import ledger as eco
 from campaign.systems.mighty_kingdoms.views import acting_kingdom, done, mk_access
 from campaign.views.common import refuse, tabs_context
-from ledger.rules import mighty_kingdoms as eco
 
-
-class BadInput(ValueError):
-    pass
+BadInput = ParseError
 
 
 def _number(request: HttpRequest, name: str, *, default: int | None = None) -> int:
-    raw = request.POST.get(name, "").strip()
-    if raw == "" and default is not None:
-        return default
-    if not raw.isdigit() or len(raw) > 6:
-        raise BadInput(f"“{name}” must be a whole number.")
-    return int(raw)
+    """A count or an army number (0 to 999,999); an id goes through ``_id``."""
+    return parse_int(request.POST.get(name, ""), 0, 999_999, name, default=default)
+
+
+def _id(request: HttpRequest, name: str) -> int:
+    pk = parse_id(request.POST.get(name, ""))
+    if pk is None:
+        raise BadInput(f"“{name}” must be a whole number (an id from the form).")
+    return pk
 
 
 def _act(request: HttpRequest, access: Access, action: Callable[[], str]) -> HttpResponse:
@@ -67,11 +69,12 @@ def recall(request: HttpRequest, slug: str) -> HttpResponse:
     docks: dict[int, str] = {}
     try:
         for raw in request.POST.getlist("ships"):
-            if not raw.isdigit():
+            number = parse_id(raw)
+            if number is None:
                 raise BadInput("Ship numbers are whole numbers.")
             where = request.POST.get(f"dock_{raw}", "").strip()
             if where:
-                docks[int(raw)] = where
+                docks[number] = where
     except BadInput as exc:
         return _bad(request, access, exc)
     return _act(request, access,
@@ -85,7 +88,7 @@ def tithe(request: HttpRequest, slug: str) -> HttpResponse:
     access = mk_access(request, slug)
     kingdom = acting_kingdom(request, access)
     try:
-        receiver = _number(request, "receiver")
+        receiver = _id(request, "receiver")
         gold = _number(request, "gold", default=0)
         food = _number(request, "food", default=0)
     except BadInput as exc:
@@ -136,9 +139,10 @@ def feed(request: HttpRequest, slug: str) -> HttpResponse:
     kingdom = acting_kingdom(request, access)
     fed = []
     for raw in request.POST.getlist("fed"):
-        if not raw.isdigit():
+        number = parse_id(raw)
+        if number is None:
             return _bad(request, access, BadInput("Army numbers are whole numbers."))
-        fed.append(int(raw))
+        fed.append(number)
     return _act(request, access, lambda: ws.feed(kingdom, request.user, fed))
 
 

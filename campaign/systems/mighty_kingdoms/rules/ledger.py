@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from campaign.rules.mighty_kingdoms import (
+from campaign.systems.mighty_kingdoms.rules.campaign import (
     CAPITAL,
     CITY,
     DEFAULT_OPTIONS,
@@ -214,12 +214,23 @@ def spend_cycle_state(
     return CycleState(player_order[len(actions) % count], False, passes)
 
 
-def validate_turn(state: CycleState, kingdom: KingdomId) -> None:
-    """MK-TITHE-1, MK-BUY-1: only the player whose turn it is may act, while the cycle is open."""
+#: The rules of a turn in each spending cycle: whose turn it is, and when the cycle closes.
+TURN_RULES: Mapping[str, tuple[str, str]] = {
+    "tithe": ("MK-TITHE-1", "MK-TITHE-5"),
+    "buy": ("MK-BUY-1", "MK-BUY-1"),
+}
+
+
+def validate_turn(state: CycleState, kingdom: KingdomId, cycle: str = "buy") -> None:
+    """MK-TITHE-1/5 (``cycle`` "tithe"), MK-BUY-1 (``cycle`` "buy", a Wizard's quest included,
+    MK-AMB-22): only the player whose turn it is may act, while the cycle is open. A refusal
+    cites the rule of the cycle it happens in."""
+    turn_rule, close_rule = TURN_RULES[cycle]
     if state.closed:
-        raise RuleViolation("This sub-phase is over: every player passed in turn (MK-TITHE-5).")
+        raise RuleViolation(
+            f"This sub-phase is over: every player passed in turn ({close_rule}).")
     if state.turn != kingdom:
-        raise RuleViolation(f"It is {state.turn}'s turn (MK-BUY-1).")
+        raise RuleViolation(f"It is {state.turn}'s turn ({turn_rule}).")
 
 
 # --- tithes (MK-TITHE, MK-AMB-32) --------------------------------------------------------------
