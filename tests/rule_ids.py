@@ -14,6 +14,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT.parent / "shared" / "rules"
+TESTS = ROOT / "tests"
+
+# The digest of each registered system (slug -> file name under shared/rules/); the registry
+# test requires an entry for every system and that no rule ID of it goes uncited.
+DIGESTS = {
+    "mighty-kingdoms": "mighty-kingdoms.md",
+    "swords-and-stones": "swords-and-stones.md",
+    "war-of-kings": "war-of-kings.md",
+    "middle-sea": "middle-sea.md",
+}
 
 
 def digest_ids(digest: str, prefix: str) -> set[str]:

@@ -344,3 +344,38 @@ def test_settlement_shapes_are_ones_the_map_draws(slug: str) -> None:
     for kind in system.settlements:
         assert system.settlement_shape(kind.slug) in SETTLEMENT_SHAPES
     assert set(SETTLEMENT_SHAPES) == set(SHAPE_IDS)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_system_package_is_an_installed_app_with_its_own_label(slug: str) -> None:
+    """A system owns its tables: its package is a Django app of its own."""
+    from django.apps import apps
+
+    package = REGISTRY[slug].partition(":")[0]
+    config = next((c for c in apps.get_app_configs() if c.name == package), None)
+    assert config is not None, f"{package} is not in INSTALLED_APPS"
+    assert config.label not in ("campaign", "ledger", "battles")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_transfer_section_has_its_four_parts(slug: str) -> None:
+    system = get_system(slug)
+    assert system.transfer
+    section = importlib.import_module(system.transfer)
+    assert isinstance(section.SECTION_VERSION, int) and section.SECTION_VERSION >= 1
+    for name in ("export_section", "plan_section", "write_section"):
+        assert callable(getattr(section, name, None)), name
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_system_prints_sheets(slug: str) -> None:
+    assert get_system(slug).hook("SHEETS")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_rule_id_of_the_systems_digest_is_cited_by_a_test(slug: str) -> None:
+    """Each system's digest names its rules by ID; a test must cite every one."""
+    from tests.rule_ids import DIGESTS, TESTS, uncited
+
+    assert slug in DIGESTS, f"tests/rule_ids.py has no digest for {slug}"
+    assert uncited(DIGESTS[slug], get_system(slug).rule_ids_prefix, [TESTS]) == []
