@@ -30,7 +30,10 @@ from campaign.models import Campaign, Event, Kingdom, Membership, Photo, Role, T
 from campaign.systems.mighty_kingdoms.models import Ship
 from ledger.models import Balance, LedgerEntry
 from tests.campaign.conftest import as_imported, without_import_event
-from tests.conftest import make_campaign, make_png, make_user
+from tests.conftest import MIGHTY_KINGDOMS, make_campaign, make_png, make_user
+
+# Files of Mighty Kingdoms campaigns: the sections in them are that system's.
+pytestmark = pytest.mark.system(MIGHTY_KINGDOMS)
 
 # -- helpers ----------------------------------------------------------------------------------
 

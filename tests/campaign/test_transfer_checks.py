@@ -30,9 +30,12 @@ from battles.models import Army
 from campaign import services, transfer
 from campaign.models import Campaign, Event, Kingdom, Membership, Tile
 from tests.campaign.conftest import error_text, media_files
-from tests.conftest import make_campaign, make_png
+from tests.conftest import MIGHTY_KINGDOMS, make_campaign, make_png
 
 COUNTED = (Campaign, Membership, Kingdom, Tile, Event, Army)
+
+# Files of Mighty Kingdoms campaigns: the sections in them are that system's.
+pytestmark = pytest.mark.system(MIGHTY_KINGDOMS)
 
 
 def counts() -> dict[str, int]:

@@ -33,6 +33,7 @@ from campaign.systems.mighty_kingdoms.models import (
 from campaign.transfer.sections import section_module
 from ledger.models import Balance, LedgerEntry
 from tests.campaign.conftest import as_imported, without_import_event
+from tests.conftest import MIGHTY_KINGDOMS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # The lists that versions 1 and 2 kept at the top level of "campaign", and version 3 keeps in
@@ -40,6 +41,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MK_LISTS = ("ships", "orders", "tithes", "purchases", "artefacts", "quests")
 MODELS = (Campaign, Kingdom, Tile, Event, LedgerEntry, Balance, Army, Battle, ArmyList, Unit,
           UnitStrengthEvent, Ship, Order, Tithe, Purchase, Artefact, WizardQuest)
+
+# Files of Mighty Kingdoms campaigns: the sections in them are that system's.
+pytestmark = pytest.mark.system(MIGHTY_KINGDOMS)
 
 
 def fixture(name: str) -> dict[str, Any]:

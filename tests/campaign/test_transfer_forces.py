@@ -34,8 +34,11 @@ from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import load_state
 from ledger.models import Balance, LedgerEntry
 from tests.campaign.conftest import as_imported, seat_again, without_import_event
-from tests.conftest import add_member, make_campaign
+from tests.conftest import MIGHTY_KINGDOMS, add_member, make_campaign
 from tests.mk.test_quests import fixed_list
+
+# Files of Mighty Kingdoms campaigns: the sections in them are that system's.
+pytestmark = pytest.mark.system(MIGHTY_KINGDOMS)
 
 MODELS: tuple[type[models.Model], ...] = (
     Campaign, Membership, Kingdom, Tile, Army, Ship, Event, LedgerEntry, Balance, Photo,
