@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterable
@@ -119,6 +119,7 @@ class Recorder:
         self.changes: list[dict[str, Any]] = []
         self.event: Event | None = None
         self._open = False
+        self._on_saved: list[Callable[[Event], None]] = []
 
     def __enter__(self) -> "Recorder":
         if not transaction.get_connection().in_atomic_block:
@@ -222,12 +223,19 @@ class Recorder:
         self.dice.append({"purpose": purpose, "values": values, "source": source})
         return values
 
+    def on_saved(self, hook: Callable[[Event], None]) -> None:
+        """Call ``hook(event)`` once the event row is saved, still inside the event (to point
+        rows this event created at it)."""
+        self._on_saved.append(hook)
+
     def finish(self) -> Event:
         if self.event is not None:
             return self.event
         self._opened()
         try:
             event = self._save()
+            for hook in self._on_saved:
+                hook(event)
         finally:
             self._closed()
         collected = _finished.get()

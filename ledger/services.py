@@ -120,17 +120,14 @@ def link_to_event(rec: Recorder, rows: Iterable[models.Model]) -> None:
     """
     pending: dict[type[models.Model], list[int]] | None = getattr(rec, "_event_links", None)
     if pending is None:
-        pending = defaultdict(list)
-        rec._event_links = pending  # type: ignore[attr-defined]
-        finish = rec.finish
+        links: dict[type[models.Model], list[int]] = defaultdict(list)
+        pending = rec._event_links = links  # type: ignore[attr-defined]
 
-        def finish_and_link() -> Event:
-            event = finish()
-            for model, pks in pending.items():
+        def link(event: Event) -> None:
+            for model, pks in links.items():
                 model._default_manager.filter(pk__in=pks, event__isnull=True).update(event=event)
-            return event
 
-        rec.finish = finish_and_link  # type: ignore[method-assign]
+        rec.on_saved(link)
     for row in rows:
         pending[type(row)].append(row.pk)
 
