@@ -43,7 +43,8 @@ def describe_edges(tile: Tile, labels: dict[str, str]) -> list[tuple[str, str]]:
     names = side_names(tile)
     by_feature: dict[str, list[str]] = {}
     for key, feats in sorted(tile.edges.items()):
-        side = names[int(key)] if key.isdigit() and int(key) < len(names) else key
+        index = parse_id(key) if key != "0" else 0  # a direction "0".."5", or a label
+        side = names[index] if index is not None and index < len(names) else key
         for feature in feats:
             by_feature.setdefault(feature, []).append(side)
     return [
