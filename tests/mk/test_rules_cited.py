@@ -62,7 +62,7 @@ from campaign.systems.mighty_kingdoms.state import load_state
 from campaign.systems.mighty_kingdoms.summer_reform import reform_plan
 from tests.mk.test_quests import quest_scene, set_options, to_buy  # noqa: F401
 from tests.mk.test_summer_scene import Scene, campaign, scene  # noqa: F401
-from tests.mk.test_winter_world import World, build_tv3, grant, plain_summer, to_phase  # noqa: F401
+from tests.mk.test_winter_world import build_tv3, grant, plain_summer, to_phase  # noqa: F401
 
 RED, BLUE, GREEN = "red", "blue", "green"
 
