@@ -67,6 +67,8 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("join/<str:token>/", members.join, name="join"),
     path("c/", include((campaign_patterns, "campaign"))),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -26,6 +27,26 @@ def safe_next(request: HttpRequest, raw: str | None) -> str:
                                            require_https=request.is_secure()):
         return ""
     return raw
+
+
+class SafeNext:
+    """For Django's log-in and log-out views: ``next`` is followed only to a path on this
+    site (``safe_next``), whatever Django's own check would let through (a view name, say)."""
+
+    request: HttpRequest
+    redirect_field_name: str
+
+    def get_redirect_url(self) -> str:
+        name = self.redirect_field_name
+        return safe_next(self.request, self.request.POST.get(name, self.request.GET.get(name)))
+
+
+class LoginView(SafeNext, auth_views.LoginView):
+    pass
+
+
+class LogoutView(SafeNext, auth_views.LogoutView):
+    pass
 
 
 @require_http_methods(["GET", "POST"])
