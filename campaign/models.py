@@ -375,3 +375,38 @@ class UsedFormToken(models.Model):
 
     def __str__(self) -> str:
         return f"form {self.token[:8]} -> {self.location}"
+
+
+class NotificationPreference(models.Model):
+    """What one member of one campaign wants to be told by e-mail (``campaign.notifications``):
+    their turn, a battle of their kingdom chosen, a phase closed, and a daily digest of the
+    chronicle. ``digest_seq`` is the last event the digest told them about."""
+
+    membership = models.OneToOneField(
+        Membership, on_delete=models.CASCADE, related_name="notification_preference"
+    )
+    on_turn = models.BooleanField(default=False)
+    on_battle = models.BooleanField(default=False)
+    on_phase = models.BooleanField(default=False)
+    daily_digest = models.BooleanField(default=False)
+    digest_seq = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"notifications of {self.membership}"
+
+
+class CampaignNotifications(models.Model):
+    """A campaign's webhook (set by a GM; Discord-compatible JSON is posted to it) and what its
+    notifications have told so far: the last event read, the clock label and whose turn it was,
+    so each change is told once."""
+
+    campaign = models.OneToOneField(
+        Campaign, on_delete=models.CASCADE, related_name="notification_state"
+    )
+    webhook_url = models.URLField(max_length=500, blank=True)
+    seen_seq = models.PositiveIntegerField(default=0)
+    clock = models.CharField(max_length=200, blank=True)
+    turn = models.JSONField(default=list, blank=True)
+
+    def __str__(self) -> str:
+        return f"notifications of {self.campaign}"

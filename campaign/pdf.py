@@ -13,10 +13,12 @@
 - ``PrintOptions`` holds the paper (A4 or Letter), the orientation and eco (black-and-white) mode:
   read from ``?paper=letter&landscape=1&eco=1``, falling back to the campaign's settings and the
   sheet's own orientation.
-- The campaign book is made in the background: a ``PrintJob`` row, and a thread that writes its
-  progress and heartbeat to that row. Nothing lives in the process: the status poll restarts a job
-  whose heartbeat is older than ``STALE_AFTER`` (its worker died), and the finished file is stored
-  under ``MEDIA_ROOT``.
+- The campaign book is made in the background: a ``PrintJob`` row, and a task of Django's tasks
+  framework (``make_book``, run by ``manage.py db_worker``) that writes its
+  progress and heartbeat to that row. Nothing lives in the web process: the queue is a database
+  table, so a book asked for survives a restart of the web server; the status poll queues a job
+  again whose heartbeat is older than ``STALE_AFTER`` (its worker died mid-job), and the finished
+  file is stored under ``MEDIA_ROOT``.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ from django.utils._os import safe_join
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
+from django_tasks import TaskResultStatus, task
+from django_tasks.exceptions import TaskResultDoesNotExist
 
 from campaign.access import Access, get_campaign_for
 from campaign.models import Campaign, PrintJob
@@ -807,8 +811,9 @@ def book_pdf(book: PdfBook, access: Access, options: PrintOptions, *,
 
 
 def run_book_job(job_id: int, token: str) -> None:
-    """Make the book of a ``PrintJob``; the worker that holds ``token`` owns the job. Runs in
-    its own thread, which closes its database connections when done."""
+    """Make the book of a ``PrintJob``; the worker that holds ``token`` owns the job. Runs in a
+    background worker (``make_book``), which closes its database connections
+    when done."""
     try:
         job = PrintJob.objects.select_related("campaign", "requested_by").get(pk=job_id)
         progress = _JobProgress(job_id, token)
@@ -845,6 +850,13 @@ def run_book_job(job_id: int, token: str) -> None:
         connections.close_all()
 
 
+@task()
+def make_book(job_id: int, token: str) -> None:
+    """The background task of a campaign book (``run_book_job``), run by ``manage.py
+    db_worker``."""
+    run_book_job(job_id, token)
+
+
 def _page_count(data: bytes) -> int:
     from io import BytesIO
 
@@ -854,10 +866,26 @@ def _page_count(data: bytes) -> int:
 
 
 def start_worker(job_id: int, token: str) -> None:
-    """Run the job in a thread of this process; tests replace this to run it inline."""
-    thread = threading.Thread(target=run_book_job, args=(job_id, token), daemon=True,
-                              name=f"print-job-{job_id}")
-    thread.start()
+    """Queue the job for a background worker (``make_book``) and note the task's
+    id on the job, so the status poll can tell a job still waiting in the queue from one whose
+    worker died. Tests replace this to run it inline."""
+    result = make_book.enqueue(job_id, token)
+    job = PrintJob.objects.filter(pk=job_id, options__worker=token).first()
+    if job is not None:
+        PrintJob.objects.filter(pk=job_id, options__worker=token).update(
+            options={**job.options, "task": str(result.id)})
+
+
+def _waiting_in_queue(job: PrintJob) -> bool:
+    """Whether the job's task is still queued, not yet taken by a worker (then a late heartbeat
+    means no worker is running yet, not that one died)."""
+    task_id = job.options.get("task")
+    if job.status != PrintJob.Status.QUEUED or not task_id:
+        return False
+    try:
+        return make_book.get_result(task_id).status == TaskResultStatus.READY
+    except TaskResultDoesNotExist:
+        return False
 
 
 def start_book(access: Access, user: Any, options: PrintOptions, *, base_url: str) -> PrintJob:
@@ -889,7 +917,7 @@ def is_stale(job: PrintJob, now: Any = None) -> bool:
 def revive_if_stale(job: PrintJob) -> bool:
     """Restart a job whose worker stopped beating (a restarted or crashed process). Only one of
     several polls that notice it at once takes it over."""
-    if not is_stale(job):
+    if not is_stale(job) or _waiting_in_queue(job):
         return False
     token = secrets.token_hex(8)
     claimed = PrintJob.objects.filter(

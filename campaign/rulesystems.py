@@ -109,6 +109,11 @@ class RuleSystem:
       core's new rows by natural key). Optionally ``JSON_REFS`` (where its JSON values hold
       database ids) and ``export_refs(campaign)`` (the kinds of reference its rows define, such
       as ships). ``campaign/transfer/sections.py`` has the details.
+    - Notifications (``campaign.notifications``) ask the shell's optional ``whose_turn(campaign)``
+      hook for the ids of the kingdoms expected to act now, to tell a player by e-mail and the
+      campaign's webhook when it becomes their turn (empty when nobody in particular is; a
+      system without turns leaves the hook out). Battles chosen and phases closed are read
+      from the chronicle and the clock, so they need no hook.
     """
 
     slug: str

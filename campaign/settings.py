@@ -73,6 +73,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "campaign",
     "ledger",
     "battles",
@@ -135,6 +137,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Background work (campaign books, e-mail, webhooks) on Django's tasks framework: the queue is a
+# table of this database, worked through by `manage.py db_worker` (docs/deployment.md).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

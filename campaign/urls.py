@@ -47,6 +47,8 @@ campaign_patterns = [
     re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)/armies/(?P<rest>.*)\Z", pages.moved, name="moved_armies"),
     # Printable sheets, their previews and the campaign book (campaign/views/sheets.py).
     path("<slug:slug>/print/", include("campaign.views.sheets")),
+    # The pages' live poll and each member's notification settings (campaign/live.py).
+    path("<slug:slug>/live/", include("campaign.live")),
 ]
 
 def _system_urls() -> list:

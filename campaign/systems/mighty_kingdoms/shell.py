@@ -39,6 +39,14 @@ def advance(campaign: Campaign, user: Any, inputs: Mapping[str, str] | None = No
     return phases.advance(campaign, user, tiebreak=views.tiebreak_dice(inputs))
 
 
+def whose_turn(campaign: Campaign) -> list[int]:
+    """The kingdom expected to act now, if the phase goes kingdom by kingdom (notifications)."""
+    state = load_state(campaign)
+    handler = phases.handler_for(state.campaign)
+    turn = handler.turn(state) if handler.turn else None
+    return [turn] if turn else []
+
+
 def play_context(access: Access) -> dict[str, Any]:
     """What the play page shows: the phase, what blocks it, whose turn, the phase's own parts."""
     state = load_state(access.campaign)

@@ -1,0 +1,219 @@
+"""Pages that follow the game, and the member's notification settings.
+
+Every campaign page carries a small poller (``templates/includes/live.html``, driven by
+``static/js/live.js`` through htmx): every few seconds it asks ``version`` whether the campaign
+changed for this viewer. The version is the number of the latest chronicle event the viewer may
+read (``access.visible_events``), so a secret event of one kingdom moves the version of that
+kingdom's player and the GMs and of nobody else. An unchanged version is answered ``304 Not
+Modified`` with no body; an idle table costs one read of the session and one query per poll.
+When it changed, the page fetches itself again (rendered for this viewer, as on a reload) and
+swaps its campaign header and main region, leaving in place any form that has the focus or
+input not yet sent.
+
+``version`` deliberately skips ``request.user``: it reads the user row in the same query as the
+version and checks the session's password hash itself, the way ``django.contrib.auth.get_user``
+does (a changed password still signs the session out).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.dateparse import parse_datetime
+from django.views.decorators.http import require_GET, require_http_methods
+
+from campaign import notifications
+from campaign.access import get_campaign_for
+from campaign.chronicle import Recorder
+from campaign.locking import lock_campaign
+from campaign.models import (
+    CampaignNotifications,
+    Event,
+    Membership,
+    Role,
+    Visibility,
+)
+
+VERSION_HEADER = "X-Live-Version"
+CHANGED_HEADER = "X-Live-Changed"
+
+
+def _latest(events: Any, field: str) -> Subquery:
+    return Subquery(events.order_by("-seq").values(field)[:1])
+
+
+def _viewer_version(slug: str, user_id: Any) -> dict[str, Any] | None:
+    """The user's row and the latest events of campaign ``slug`` they might read, in one query:
+    every event, the public ones and their own kingdom's secret ones."""
+    events = Event.objects.filter(campaign__slug=slug)
+    public = events.filter(visibility=Visibility.PUBLIC)
+    own = events.filter(visibility=Visibility.KINGDOM, kingdom__player__user=OuterRef("pk"))
+    role = Membership.objects.filter(campaign__slug=slug, user=OuterRef("pk")).values("role")[:1]
+    return (get_user_model().objects.filter(pk=user_id).annotate(
+        role=Subquery(role),
+        all_seq=_latest(events, "seq"), all_at=_latest(events, "created_at"),
+        public_seq=_latest(public, "seq"), public_at=_latest(public, "created_at"),
+        own_seq=_latest(own, "seq"), own_at=_latest(own, "created_at"),
+    ).values("pk", "password", "is_active", "is_superuser", "role", "all_seq", "all_at",
+             "public_seq", "public_at", "own_seq", "own_at").first())
+
+
+def _session_valid(request: HttpRequest, row: dict[str, Any]) -> bool:
+    """The session's password hash against the user's, as ``auth.get_user`` checks it."""
+    user = get_user_model()(pk=row["pk"], password=row["password"], is_active=row["is_active"])
+    stored = request.session.get(HASH_SESSION_KEY) or ""
+    hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
+    return bool(stored) and row["is_active"] and any(
+        constant_time_compare(stored, h) for h in hashes)
+
+
+def _as_time(value: Any) -> datetime | None:
+    if isinstance(value, datetime) or value is None:
+        return value
+    return parse_datetime(str(value))
+
+
+def viewer_version(request: HttpRequest, slug: str) -> tuple[int, datetime | None]:
+    """The latest event this viewer may read (its number and time), or 404 as for any page of
+    a campaign they may not see."""
+    user_id = request.session.get(SESSION_KEY)
+    if user_id is None or not request.session.get(BACKEND_SESSION_KEY):
+        raise Http404("No such campaign.")
+    row = _viewer_version(slug, user_id)
+    if row is None or not _session_valid(request, row):
+        raise Http404("No such campaign.")
+    if row["is_superuser"] or row["role"] == Role.GM:
+        return row["all_seq"] or 0, _as_time(row["all_at"])
+    if row["role"] is None:
+        raise Http404("No such campaign.")
+    seen = [(row["public_seq"] or 0, _as_time(row["public_at"])),
+            (row["own_seq"] or 0, _as_time(row["own_at"]))]
+    return max(seen, key=lambda pair: pair[0])
+
+
+@require_GET
+def version(request: HttpRequest, slug: str) -> HttpResponse:
+    """The poll: 304 when the viewer's version is the one they sent (``If-None-Match``), else
+    200 with the version; ``since`` (the time the page was made, on the first poll) says
+    whether something the viewer may read happened after it."""
+    seq, at = viewer_version(request, slug)
+    etag = f'"{seq}"'
+    if request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(status=200)
+        since = parse_datetime(request.GET.get("since", "") or "")
+        response[CHANGED_HEADER] = "1" if since and at and at > since else "0"
+    response["ETag"] = etag
+    response[VERSION_HEADER] = str(seq)
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+# --- notification settings ------------------------------------------------------------------
+
+
+class PreferenceForm(forms.Form):
+    on_turn = forms.BooleanField(required=False, label="when it is my turn")
+    on_battle = forms.BooleanField(required=False, label="when a battle of my kingdom is chosen")
+    on_phase = forms.BooleanField(required=False, label="when a phase closes")
+    daily_digest = forms.BooleanField(required=False, label="a daily digest of the chronicle")
+
+
+class WebhookForm(forms.Form):
+    webhook_url = forms.CharField(required=False, max_length=500, label="Webhook address",
+                                  help_text="A Discord (or compatible) webhook; empty: none.")
+
+    def clean_webhook_url(self) -> str:
+        try:
+            return notifications.check_webhook_url(self.cleaned_data["webhook_url"])
+        except notifications.WebhookRefused as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+
+def set_webhook(access: Any, user: Any, url: str) -> None:
+    """A GM sets the campaign's webhook: one event (for GMs only; the address is not written in
+    it, since a webhook address lets anyone post), undoable."""
+    campaign = access.campaign
+    with transaction.atomic():
+        campaign = lock_campaign(campaign)
+        state = CampaignNotifications.objects.filter(campaign=campaign).first()
+        with Recorder(campaign, user, "campaign.webhook",
+                      "A GM set the campaign's webhook." if url else
+                      "A GM removed the campaign's webhook.",
+                      visibility=Visibility.GM) as rec:
+            if state is None:
+                latest = Event.objects.filter(campaign=campaign).order_by("-seq").values_list(
+                    "seq", flat=True).first() or 0
+                rec.create(CampaignNotifications(
+                    campaign=campaign, webhook_url=url, seen_seq=latest,
+                    clock=campaign.clock_label(), turn=notifications.whose_turn(campaign)))
+            else:
+                rec.update(state, webhook_url=url)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Each member's e-mail choices for this campaign; GMs also set the campaign's webhook."""
+    access = get_campaign_for(request, slug)
+    membership = access.membership
+    pref = notifications.preference_for(membership) if membership is not None else None
+    post = request.POST if request.method == "POST" else None
+    which = request.POST.get("form") if post is not None else None
+    initial = {f: getattr(pref, f) for f in PreferenceForm.base_fields} if pref else {}
+    form = PreferenceForm(post if which == "mine" else None, initial=initial)
+    state = CampaignNotifications.objects.filter(campaign=access.campaign).first()
+    hook_form = WebhookForm(post if which == "webhook" else None,
+                            initial={"webhook_url": state.webhook_url if state else ""})
+    status = 200
+    if which == "mine" and pref is not None:
+        if form.is_valid():
+            data = form.cleaned_data
+            if data["daily_digest"] and not pref.daily_digest:
+                # The first digest starts from today, not from the campaign's first day.
+                latest = Event.objects.filter(campaign=access.campaign).order_by(
+                    "-seq").values_list("seq", flat=True).first() or 0
+                pref.digest_seq = latest
+            for name, value in data.items():
+                setattr(pref, name, value)
+            notifications.start_state(access.campaign)
+            pref.save()
+            messages.success(request, "Your notifications are saved.")
+            return redirect("campaign:notifications", slug)
+        status = 400
+    elif which == "webhook":
+        if not access.is_gm:
+            return render(request, "refused.html",
+                          {"message": "Only a GM may set the campaign's webhook."}, status=403)
+        if hook_form.is_valid():
+            set_webhook(access, request.user, hook_form.cleaned_data["webhook_url"])
+            messages.success(request, "The webhook is saved.")
+            return redirect("campaign:notifications", slug)
+        status = 400
+    elif post is not None:
+        status = 400
+        messages.error(request, "Say which settings to save.")
+    email = getattr(request.user, "email", "")
+    return render(request, "campaign/notifications.html", {
+        "access": access, "campaign": access.campaign, "tab": "notifications",
+        "form": form, "hook_form": hook_form, "email": email, "member": membership is not None,
+    }, status=status)
+
+
+urlpatterns = [
+    path("", version, name="live"),
+    path("notifications/", settings_page, name="notifications"),
+]
