@@ -27,7 +27,7 @@ from campaign.models import (
 from campaign.once import ALREADY
 from campaign.systems.mighty_kingdoms import forces
 from tests.battles.conftest import World, unit, world  # noqa: F401 (fixture)
-from tests.conftest import make_png, make_user
+from tests.conftest import MIGHTY_KINGDOMS, make_png, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -123,6 +123,7 @@ def test_a_photo_uploaded_twice_is_kept_once(campaign: Campaign, player: User,
     assert Photo.objects.filter(campaign=campaign).count() == 1
 
 
+@pytest.mark.system(MIGHTY_KINGDOMS)
 def test_adding_copying_and_pasting_units_twice_applies_once(world: World,  # noqa: F811
                                                              login: Login) -> None:
     client = login(world.player)
