@@ -29,7 +29,6 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import path
-from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_http_methods
