@@ -47,10 +47,14 @@ system-test-deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium poppler-utils >/dev/null; \
 	fi
 
-## Set up and serve the demo site on http://127.0.0.1:8000 (SQLite, demo campaigns loaded).
+## Set up and serve the demo site on http://127.0.0.1:8000 (SQLite, demo campaigns loaded), with
+## the background worker (campaign books, notifications) running beside the web server; Ctrl-C
+## stops both.
 run: deps
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py load_demo
+	DEBUG=1 $(BIN)/python manage.py db_worker --no-startup-delay & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 ## Install everything the tests need, lint with ruff, and run the whole suite, browser tests included.

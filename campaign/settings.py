@@ -141,6 +141,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Background work (campaign books, e-mail, webhooks) on Django's tasks framework: the queue is a
 # table of this database, worked through by `manage.py db_worker` (docs/deployment.md).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# The site's own address, for links in notification e-mails and webhook posts.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000" if DEBUG else "")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
