@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 
 from campaign.models import Campaign, Kingdom, MapKind, Membership, Role, Tile
+from campaign.parsing import WholeNumberField
 from campaign.rules.options import OptionSpec
 from campaign.rulesystems import RuleSystem
 from campaign.rulesystems import choices as system_choices
@@ -37,8 +38,8 @@ class CampaignCreateForm(forms.Form):
     )
     rule_system = forms.ChoiceField(choices=())
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
-    width = forms.IntegerField(min_value=3, max_value=100, initial=12, help_text="Tiles across.")
-    height = forms.IntegerField(min_value=3, max_value=100, initial=10, help_text="Tiles down.")
+    width = WholeNumberField(min_value=3, max_value=100, initial=12, help_text="Tiles across.")
+    height = WholeNumberField(min_value=3, max_value=100, initial=10, help_text="Tiles down.")
     orientation = forms.ChoiceField(
         choices=[("flat", "Flat-top hexes"), ("pointy", "Pointy-top hexes")], initial="flat"
     )
@@ -46,7 +47,7 @@ class CampaignCreateForm(forms.Form):
         required=False, initial=True, label="Start with a random map",
         help_text="Otherwise every tile starts as plain land for you to paint.",
     )
-    seed = forms.IntegerField(
+    seed = WholeNumberField(
         required=False, min_value=0, max_value=2**62,
         help_text="Optional: the same seed always gives the same map.",
     )
@@ -71,7 +72,7 @@ def option_field(spec: OptionSpec) -> forms.Field:
     if spec.kind == "bool":
         return forms.BooleanField(required=False, label=label, help_text=spec.help)
     if spec.kind == "int":
-        return forms.IntegerField(
+        return WholeNumberField(
             required=not spec.nullable, label=label, help_text=spec.help,
             min_value=spec.minimum, max_value=spec.maximum,
         )
@@ -203,10 +204,10 @@ class TileForm(forms.Form):
 
 
 class GenerateMapForm(forms.Form):
-    width = forms.IntegerField(min_value=3, max_value=100)
-    height = forms.IntegerField(min_value=3, max_value=100)
+    width = WholeNumberField(min_value=3, max_value=100)
+    height = WholeNumberField(min_value=3, max_value=100)
     orientation = forms.ChoiceField(choices=[("flat", "Flat-top"), ("pointy", "Pointy-top")])
-    seed = forms.IntegerField(required=False, min_value=0, max_value=2**62,
+    seed = WholeNumberField(required=False, min_value=0, max_value=2**62,
                               help_text="Empty: a new random seed.")
     blank = forms.BooleanField(required=False, label="Blank map instead of random")
 

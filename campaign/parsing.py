@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from django.core.exceptions import BadRequest
+from django import forms
+from django.core.exceptions import BadRequest, ValidationError
 
 # A database id fits a signed 64-bit integer: at most 19 digits, up to 2**63 - 1.
 MAX_ID = 2**63 - 1
@@ -127,3 +128,16 @@ def parse_filter(raw: object, lo: int, hi: int) -> int | None:
         return parse_optional_int(raw, lo, hi, "filter")
     except ParseError:
         return None
+
+
+class WholeNumberField(forms.IntegerField):
+    """Django's ``IntegerField`` for the site's forms, ASCII digits only: Django's own reads any
+    Unicode digits ("٣" as 3) and "1.0" as 1. An optional minus and at most 19 digits; anything
+    else is "Enter a whole number." and the form is shown again with the error."""
+
+    def to_python(self, value: object) -> int | None:
+        if isinstance(value, str) and value.strip():
+            text = value.strip()
+            if not is_ascii_number(text[1:] if text.startswith("-") else text):
+                raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)

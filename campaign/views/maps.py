@@ -253,8 +253,7 @@ def paint(request: HttpRequest, slug: str) -> HttpResponse:
     value = request.POST.get("value", "")
     direction = None
     if tool == "controller" and value.strip() and parse_id(value) is None:
-        return refuse(request, "That kingdom is not part of this campaign.",
-                      context=tabs_context(access, "map"))
+        return refuse(request, "Not a valid kingdom.", context=tabs_context(access, "map"))
     if tool == "edge":
         try:
             x = parse_decimal(request.POST.get("x"), -1e6, 1e6, "x")

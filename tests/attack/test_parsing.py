@@ -9,6 +9,7 @@ from django.core.exceptions import BadRequest
 from campaign.parsing import (
     MAX_ID,
     ParseError,
+    WholeNumberField,
     is_ascii_number,
     parse_decimal,
     parse_dice,
@@ -136,3 +137,32 @@ def test_parse_filter_ignores_what_is_no_number_in_range(raw: str | None,
 def test_an_uncaught_parse_error_is_a_bad_request() -> None:
     """A view that lets a ParseError through still answers 400 (Django's BadRequest)."""
     assert issubclass(ParseError, BadRequest) and issubclass(ParseError, ValueError)
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("12", 12), (" 7 ", 7), ("-3", -3), ("", None)])
+def test_whole_number_field_reads_ascii_digits(raw: str, expected: int | None) -> None:
+    field = WholeNumberField(required=False, min_value=-5, max_value=100)
+    assert field.clean(raw) == expected
+
+
+@pytest.mark.parametrize("raw", ["٣", "３", "²", "1.0", "1e2", "--1", "9" * 30, "7" * 100_000])
+def test_whole_number_field_refuses_what_django_would_read(raw: str) -> None:
+    """Django's IntegerField reads "٣" and "３" as 3 and "1.0" as 1; the site's forms refuse."""
+    from django import forms
+    from django.core.exceptions import ValidationError
+
+    if raw in ("٣", "３", "1.0"):
+        assert forms.IntegerField().clean(raw) in (1, 3)
+    with pytest.raises(ValidationError) as refused:
+        WholeNumberField(max_value=10**40).clean(raw)
+    assert refused.value.messages == ["Enter a whole number."]
+
+
+@pytest.mark.parametrize("field", ["width", "height", "seed"])
+def test_map_form_refuses_non_ascii_digits(field: str) -> None:
+    from campaign.forms import GenerateMapForm
+
+    data = {"width": "6", "height": "5", "orientation": "flat", "seed": "4", field: "٣"}
+    form = GenerateMapForm(data)
+    assert not form.is_valid()
+    assert form.errors[field] == ["Enter a whole number."]

@@ -329,7 +329,7 @@ def test_edge_brush_keeps_other_features_on_that_edge(world: World) -> None:
         ({"tile": "0203", "tool": "edge", "value": "river", "x": "left", "y": "1"}, 400,
          "Tap near the edge you want to change."),
         ({"tile": "0203", "tool": "edge", "value": "river", "x": "nan", "y": "nan"}, 400,
-         "Pick an edge: tap near the side of the tile."),
+         "Tap near the edge you want to change."),
         ({"tile": "0203", "tool": "edge", "value": "lava", "x": "1", "y": "1"}, 400,
          "Unknown edge feature 'lava'."),
         ({"tile": "9999", "tool": "terrain", "value": "hills"}, 404, ""),

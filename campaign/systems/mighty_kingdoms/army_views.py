@@ -28,7 +28,7 @@ from battles.models import Army, Battle, Unit
 from campaign.access import Access, get_kingdom_for
 from campaign.models import Kingdom, Role
 from campaign.once import applies_once
-from campaign.parsing import ParseError, parse_id
+from campaign.parsing import ParseError, WholeNumberField, parse_id
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import forces as services
 from campaign.systems.mighty_kingdoms.models import Artefact, Ship
@@ -57,7 +57,7 @@ class UnitForm(forms.Form):
     unit_type = forms.ChoiceField(label="Type", required=False)
     other_type = forms.CharField(label="Or another type", max_length=services.TYPE_LENGTH,
                                  required=False)
-    points = forms.IntegerField(min_value=1, max_value=services.MAX_UNIT_POINTS)
+    points = WholeNumberField(min_value=1, max_value=services.MAX_UNIT_POINTS)
     base_us = forms.TypedChoiceField(label="Base Unit Strength", choices=US_CHOICES, coerce=int)
     keywords = forms.CharField(max_length=200, required=False,
                                help_text="Separated by commas, e.g. hero, flying.")
