@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import urllib.request
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -57,23 +56,21 @@ SITE_NAME = "Hexkeep"
 
 # --- queuing after the chronicle moves ------------------------------------------------------
 
-_pending = threading.local()
-
-
 def _queue_after_commit(campaign_id: int) -> None:
     """Queue one ``notify_campaign`` for this campaign once the transaction commits, however
     many events it wrote."""
-    pending: set[int] = getattr(_pending, "ids", None) or set()
-    _pending.ids = pending
-    if campaign_id in pending:
-        return
-    pending.add(campaign_id)
+    connection = transaction.get_connection()
+    if any(getattr(hook, "notify_campaign", None) == campaign_id
+           for _sids, hook, _robust in connection.run_on_commit):
+        return  # already queued for this transaction
 
     def enqueue() -> None:
-        pending.discard(campaign_id)
         notify_campaign.enqueue(campaign_id)
 
-    transaction.on_commit(enqueue)
+    enqueue.notify_campaign = campaign_id  # type: ignore[attr-defined]
+    # Robust: a queue that cannot be written loses a notification, never the request's answer
+    # (the next event's task tells it: notifications read on from the last event told).
+    transaction.on_commit(enqueue, robust=True)
 
 
 def _event_saved(sender: type[Event], instance: Event, created: bool, **kwargs: Any) -> None:
@@ -105,7 +102,13 @@ def whose_turn(campaign: Campaign) -> list[int]:
     """The kingdoms the rule system expects to act now (its ``whose_turn`` hook; none when the
     system has no turns)."""
     hook = campaign.system.hook("whose_turn")
-    return sorted(int(pk) for pk in hook(campaign)) if hook is not None else []
+    if hook is None:
+        return []
+    try:
+        return sorted(int(pk) for pk in hook(campaign))
+    except Exception:  # a system's fault must not hold back the other notifications
+        logger.exception("whose_turn failed for campaign %s", campaign.pk)
+        return []
 
 
 def _battles_created(event: Event) -> list[int]:
