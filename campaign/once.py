@@ -29,6 +29,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.chronicle import recording
 from campaign.models import UsedFormToken
+from campaign.responses import error_page
 
 FIELD = "once"
 TOKEN = re.compile(r"[0-9a-f]{32}")
@@ -88,9 +89,8 @@ def _already_applied(request: HttpRequest, token: str, user: Any) -> HttpRespons
     used = UsedFormToken.objects.filter(token=token).first()
     if used is None or used.user_id != (user.pk if user is not None else None):
         # Someone else's token: nothing of theirs is shown.
-        from campaign.views.errors import conflict
-
-        return conflict(request, ValueError("This form was already sent; reload the page."))
+        return error_page(request, 409, "Changed at the same moment",
+                          "This form was already sent; reload the page.")
     messages.info(request, ALREADY)
     location = used.location or "/"
     if getattr(request, "htmx", False):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.html import format_html
+
+from campaign.responses import error_page
 
 
 def _page(request: HttpRequest, status: int, title: str,
@@ -12,11 +13,7 @@ def _page(request: HttpRequest, status: int, title: str,
     message = ""
     if exception is not None and exception.args and isinstance(exception.args[0], str):
         message = exception.args[0]
-    if getattr(request, "htmx", False):
-        return HttpResponse(format_html('<p class="error" role="alert">{}. {}</p>', title, message),
-                            status=status)
-    return render(request, "error.html", {"status": status, "title": title, "message": message},
-                  status=status)
+    return error_page(request, status, title, message)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
