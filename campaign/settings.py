@@ -15,7 +15,9 @@ Environment variables (all optional in development):
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -75,6 +77,8 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tasks",
     "django_tasks_db",
+    "axes",
+    "csp",
     "campaign",
     "ledger",
     "battles",
@@ -92,6 +96,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "campaign.middleware.RefuseNulCharacters",
     "campaign.middleware.AnswerDatabaseConflicts",
+    # Content-Security-Policy on every answer; failed sign-ins counted and refused (last).
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 if not DEBUG:
@@ -150,6 +157,55 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-in hardening (docs/deployment.md, "Sign-in"): django-axes counts failed sign-ins in the
+# database, per account and, separately, per address: after AXES_FAILURE_LIMIT failures that
+# account (from anywhere) or that address (for any account) is refused for AXES_COOLOFF_TIME.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+# Behind N proxies that each append to X-Forwarded-For, the client is the N-th address from the
+# right; 0 (no proxy): the connection's own address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+
+
+def client_ip(request: Any) -> str | None:
+    """The address failed sign-ins are counted against (``AXES_CLIENT_IP_CALLABLE``)."""
+    if TRUSTED_PROXY_COUNT:
+        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+                if h.strip()]
+        if len(hops) >= TRUSTED_PROXY_COUNT:
+            return hops[-TRUSTED_PROXY_COUNT]
+    return request.META.get("REMOTE_ADDR")
+
+
+AXES_CLIENT_IP_CALLABLE = client_ip
+
+# Content-Security-Policy: our own scripts, styles, fonts and images only; nothing inline, no
+# eval. Pages carry no inline script, no style attribute and no javascript: link (colour
+# swatches take their colour from data-c through static/js/hexkeep.js); the print previews
+# alone add inline styles for their computed page layout (campaign/views/sheets.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

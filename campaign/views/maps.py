@@ -113,13 +113,13 @@ def legend(campaign: Any, loaded: mapview.LoadedMap) -> list[tuple[str, str, str
     items: list[tuple[str, str, str]] = []
     for terrain in system.terrains:
         if terrain.slug in shown.terrains:
-            items.append(("terrain", format_html('<span class="swatch" style="--c:{}"></span>',
+            items.append(("terrain", format_html('<span class="swatch" data-c="{}"></span>',
                                                  mapsvg.safe_colour(terrain.colour)),
                           terrain.label))
     if shown.unexplored:
         items.append(("terrain", mapsvg.legend_unexplored(), "Unexplored"))
     for kingdom in loaded.kingdoms.values():
-        items.append(("kingdom", format_html('<span class="swatch ring" style="--c:{}"></span>',
+        items.append(("kingdom", format_html('<span class="swatch ring" data-c="{}"></span>',
                                              mapsvg.safe_colour(kingdom.colour)), kingdom.name))
     for kind in system.settlements:
         if kind.slug in shown.settlements:

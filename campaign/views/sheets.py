@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from csp.decorators import csp_update
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -94,6 +95,9 @@ def _resolve(request: HttpRequest, slug: str, sheet_slug: str,
 
 @login_required
 @require_GET
+# A sheet lays its page out with computed sizes in style attributes and a @page rule: the
+# preview allows inline styles (never scripts); the PDF does not go through a browser.
+@csp_update({"style-src": ["'unsafe-inline'"]})
 def preview(request: HttpRequest, slug: str, sheet: str, pk: int | None = None) -> HttpResponse:
     """The sheet's own template in the browser, with a bar to download it as PDF."""
     access, found, obj, options = _resolve(request, slug, sheet, pk)

@@ -105,7 +105,7 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
     if (!d.isError || d.xhr.status < 400 || d.xhr.status >= 500 || !elt || !elt.closest) return;
-    if (elt.closest("[hx-on\\:\\:before-swap]")) return; // pages with their own handling
+    if (elt.closest("[data-conflict-target]")) return; // pages with their own handling (e)
     var form = elt.closest("form") || elt;
     var slot = form.querySelector && form.querySelector("[data-refusal]");
     if (!slot) {
@@ -119,5 +119,42 @@
     d.isError = false;
     d.target = slot;
     d.swapOverride = "innerHTML";
+  });
+
+  // (e) A region with data-conflict-target="#id" shows a 409 or 403 answer (someone else
+  // acted first, or the action is no longer yours) in that element instead.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
+    var host = elt && elt.closest && elt.closest("[data-conflict-target]");
+    var status = d.xhr && d.xhr.status;
+    if (!host || (status !== 409 && status !== 403)) return;
+    d.shouldSwap = true;
+    d.isError = false;
+    d.target = document.querySelector(host.getAttribute("data-conflict-target"));
+  });
+
+  // (f) Colour swatches: data-c="#rrggbb" becomes the swatch's --c. Our Content-Security-Policy
+  // refuses style attributes in the markup; a colour set from here is allowed.
+  var COLOUR = /^#[0-9a-fA-F]{3,8}$/;
+  function paint(root) {
+    if (!root || !root.querySelectorAll) return;
+    var found = root.matches && root.matches("[data-c]") ? [root] : [];
+    root.querySelectorAll("[data-c]").forEach(function (el) { found.push(el); });
+    found.forEach(function (el) {
+      var c = el.getAttribute("data-c");
+      if (COLOUR.test(c)) el.style.setProperty("--c", c);
+    });
+  }
+  paint(document);
+  document.addEventListener("htmx:load", function (event) { paint(event.target); });
+  document.addEventListener("hexkeep:refreshed", function (event) { paint(document); });
+
+  // (g) "Go back" links (data-back) go back in the browser's history when there is one.
+  document.addEventListener("click", function (event) {
+    var link = closest(event, "a[data-back]");
+    if (link && history.length > 1 && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+      event.preventDefault();
+      history.back();
+    }
   });
 })();
