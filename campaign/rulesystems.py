@@ -90,7 +90,9 @@ class RuleSystem:
       ``<url_prefix>`` namespace), ``map_markers(campaign, kingdoms)`` (counters the map draws
       beside the shared army counters, as ``(tile id, mapsvg.Marker)`` pairs) and
       ``tile_tokens(tile)`` (lines for a tile panel's "Here now", as dicts of ``colour`` and
-      ``text``).
+      ``text``), and ``initial_tiles(game_map, seed)`` (the unsaved tiles of a new campaign's
+      map, for a system whose maps are data rather than generated, e.g. a preset territory
+      board; without it the map is generated in ``map_style``).
     - ``demo``: dotted path of the system's demo module (empty: the system has no demo), which
       defines ``CAMPAIGNS``, a tuple of ``campaign.demo.DemoCampaign`` (a campaign slug and
       ``build(users)``, which creates that campaign from the demo users); ``manage.py
@@ -202,6 +204,7 @@ TEMPLATE_SLOTS = ("tile_panel_extra", "kingdom_summary", "play", "overview")
 
 REGISTRY: dict[str, str] = {
     "mighty-kingdoms": "campaign.systems.mighty_kingdoms:SYSTEM",
+    "war-of-kings": "campaign.systems.war_of_kings:SYSTEM",
 }
 
 RETIRED_SYSTEM = RuleSystem(

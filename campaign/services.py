@@ -130,6 +130,10 @@ def initial_clock(system: RuleSystem) -> dict[str, Any]:
 
 
 def _tiles_for(system: RuleSystem, game_map: Map, seed: int | None) -> list[Tile]:
+    # A system whose maps are not generated (a territory board drawn as data) gives its own.
+    initial_tiles = system.hook("initial_tiles")
+    if initial_tiles is not None:
+        return list(initial_tiles(game_map, seed))
     if seed is None:
         grid = geometry.make_grid(
             game_map.kind, game_map.width, game_map.height, game_map.orientation

@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "ledger",
     "battles",
     "campaign.systems.mighty_kingdoms",
+    "campaign.systems.war_of_kings",
 ]
 
 MIDDLEWARE = [

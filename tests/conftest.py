@@ -39,6 +39,9 @@ def pytest_configure(config: Any) -> None:
     config.addinivalue_line(
         "markers", "system(*slugs): run a test of tests/campaign that depends on the `system` "
                    "fixture for these rule systems only, instead of every registered one")
+    config.addinivalue_line(
+        "markers", "grid_maps: run a test of tests/campaign that depends on the `system` fixture "
+                   "only for the systems whose maps are hex or square grids")
 
 
 def make_campaign_of(system: str, gm: User, slug: str = "test-campaign",

@@ -148,6 +148,12 @@ def pytest_generate_tests(metafunc: Any) -> None:
     marker = metafunc.definition.get_closest_marker("system")
     if marker is not None and "system" in metafunc.fixturenames:
         metafunc.parametrize("system", marker.args)
+    elif (metafunc.definition.get_closest_marker("grid_maps") is not None
+          and "system" in metafunc.fixturenames):
+        from campaign.rulesystems import get_system
+
+        metafunc.parametrize("system", [slug for slug in sorted(REGISTRY)
+                                        if get_system(slug).map_style.kind != "territory"])
 
 
 @pytest.fixture

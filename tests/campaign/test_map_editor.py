@@ -235,6 +235,7 @@ def edge_tap(world: World, label: str, direction: int) -> tuple[float, float]:
     return cx + 0.85 * (mx - cx), cy + 0.85 * (my - cy)
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_tile_centres_in_the_svg_match_the_grid(world: World) -> None:
     """The editor sends tap points in SVG units: the SVG must place tiles where the grid says."""
     url = reverse("campaign:map_edit", args=[world.campaign.slug])
@@ -411,6 +412,7 @@ def test_blank_map(world: World) -> None:
     assert Map.objects.get(campaign=world.campaign).seed is None
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_generate_without_seed_picks_one(world: World) -> None:
     response = generate(world, width="5", height="5", orientation="flat")
     assert response.status_code == 302

@@ -81,6 +81,7 @@ def test_editor_offers_to_make_the_first_map(world: World, mapless: Campaign) ->
     assert f'name="height" value="{style.height}"' in body
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_make_a_new_map_makes_the_first_one_and_undo_takes_it_away(world: World,
                                                                   mapless: Campaign) -> None:
     response = world.client("gm").post(url("map_generate", mapless), {
@@ -239,6 +240,7 @@ def test_link_brush_adds_and_removes_a_border(lands: Campaign) -> None:
     assert dump() == before
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_link_brush_is_for_territories_only(world: World) -> None:
     before = dump()
     response = world.client("gm").post(url("map_paint", world.campaign),

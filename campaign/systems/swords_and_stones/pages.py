@@ -1,0 +1,336 @@
+"""What the Grand Campaign's pages show, read in a fixed number of queries: the standings, the
+play page's parts for one viewer, a kingdom's King and Titles, a Territory's history.
+
+Read-only; the views and the shell build their templates' context from these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count
+
+from campaign.access import Access
+from campaign.models import Campaign, Kingdom, Tile
+from campaign.systems.swords_and_stones import services
+from campaign.systems.swords_and_stones.models import (
+    CrateItem,
+    Game,
+    King,
+    Participant,
+    Spend,
+    TerritoryRecord,
+    TitleAward,
+)
+from campaign.systems.swords_and_stones.rules import grand_campaign as gc
+from campaign.systems.swords_and_stones.rules import points as pts
+from campaign.systems.swords_and_stones.rules import titles as tt
+from campaign.systems.swords_and_stones.state import PLACEMENT, SnsState, load, pid
+from ledger.services import balances
+
+
+def clock_label(campaign: Campaign) -> str:
+    if campaign.phase == PLACEMENT:
+        return "Placement of the kingdoms"
+    return f"Grand Campaign, game {campaign.year} next"
+
+
+def games_played(campaign: Campaign) -> dict[int, int]:
+    """Games played per kingdom id, in one query (SNS-GC-5)."""
+    return dict(Participant.objects.filter(game__campaign=campaign, game__status="played")
+                .values("kingdom_id").annotate(n=Count("pk")).values_list("kingdom_id", "n"))
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    kingdom: Kingdom
+    row: pts.Standing
+    title_names: tuple[str, ...]
+    is_ai: bool
+
+
+def standings(st: SnsState) -> list[StandingRow]:
+    """SNS-GC-5, SNS-PTS-2, SNS-GC-12: points, Territories by state, Titles and games played,
+    most Victory Points first."""
+    played = games_played(st.campaign)
+    points = balances(st.kingdoms.values(), (pts.VP, pts.VEN))
+    entries = [pts.PointsEntry(k.name, cur, points[k.pk][cur], pts.GM_ADJUST)
+               for k in st.kingdoms.values() for cur in (pts.VP, pts.VEN)]
+    rows = pts.standings(st.state, entries, {k.name: played.get(k.pk, 0)
+                                             for k in st.kingdoms.values()}, st.options)
+    by_name = {k.name: k for k in st.kingdoms.values()}
+    return [StandingRow(by_name[r.player], r,
+                        tuple(tt.TITLE_BY_CODE[c].name for c in r.titles),
+                        bool(by_name[r.player].data.get("is_ai"))) for r in rows]
+
+
+@dataclass
+class SetupView:
+    """One participant of the open game: its set-up and the start it brings (D.4)."""
+
+    part: Participant
+    slots: list[tuple[str, str, str, list[tuple[str, str]]]]
+    stock: pts.StartingStockpile | None
+    problem: str
+    spends: list[str]
+    titles: list[tuple[str, str]]
+    crate: list[CrateItem]
+    editable: bool
+
+
+@dataclass
+class PlayView:
+    """Everything the play page shows one viewer."""
+
+    st: SnsState
+    access: Access
+    rows: list[StandingRow]
+    turn: str | None
+    blockers: list[str]
+    turn_kingdom: Kingdom | None = None
+    targets: list[tuple[str, str]] = field(default_factory=list)
+    volunteers: list[Kingdom] = field(default_factory=list)
+    may_challenge: bool = False
+    open_game: Game | None = None
+    setups: list[SetupView] = field(default_factory=list)
+    last_game: Game | None = None
+    compensation: dict[str, Any] | None = None
+    capital_choices: list[tuple[str, str]] = field(default_factory=list)
+    capital_for: Kingdom | None = None
+    heirs: list[Kingdom] = field(default_factory=list)
+    unnamed: list[Kingdom] = field(default_factory=list)
+    unplaced: list[tuple[Kingdom, list[tuple[str, str]]]] = field(default_factory=list)
+    free: list[tuple[str, str]] = field(default_factory=list)
+    spend_kingdoms: list[tuple[Kingdom, dict[str, int], list[pts.SpendChoice]]] = field(
+        default_factory=list)
+    played: list[Game] = field(default_factory=list)
+    newcomers: list[tuple[Kingdom, Any, str]] = field(default_factory=list)
+    map_free: bool = False
+    kingdoms_acting: list[Kingdom] = field(default_factory=list)
+
+
+def _acting(access: Access, kingdoms: Sequence[Kingdom]) -> list[Kingdom]:
+    """The kingdoms this viewer acts for: all for a GM, their own for a player."""
+    if access.is_gm:
+        return list(kingdoms)
+    return [k for k in kingdoms if access.kingdom is not None and k.pk == access.kingdom.pk]
+
+
+def _names(st: SnsState, territories: Sequence[str]) -> list[tuple[str, str]]:
+    return [(t, st.territory_name(t)) for t in territories]
+
+
+def play_view(access: Access, recent: int = 6) -> PlayView:
+    """The play page for one viewer: standings, whose turn, the open game and its set-ups,
+    choices left open, points to spend, recent games to report on."""
+    st = load(access.campaign)
+    acting = _acting(access, list(st.kingdoms.values()))
+    view = PlayView(st, access, standings(st), None, services.blockers(st))
+    view.kingdoms_acting = acting
+    view.map_free = access.is_gm and not any(h.owner for h in st.map.holdings.values())
+    for k in acting:
+        if k.pk not in st.kings and not st.past_kings.get(k.pk):
+            view.unnamed.append(k)
+        elif k.pk not in st.kings and st.map.owned_by(pid(k)):
+            view.heirs.append(k)
+    if st.campaign.phase == PLACEMENT:
+        view.free = _names(st, st.map.unclaimed())
+        view.unplaced = [(k, view.free) for k in acting
+                         if k.pk in st.kings and not st.map.owned_by(pid(k))]
+        return view
+    view.turn = services.next_challenger(st)
+    turn_kingdom = view.turn_kingdom = st.kingdom(view.turn)
+    view.may_challenge = (not view.blockers and turn_kingdom is not None
+                          and turn_kingdom in acting)
+    if view.may_challenge and turn_kingdom is not None:
+        view.targets = _names(st, gc.challenge_targets(st.state, view.turn, st.options))
+        view.volunteers = [k for k in st.kingdoms.values() if k.pk != turn_kingdom.pk
+                           and not k.data.get("eliminated")
+                           and (not k.data.get("is_ai") or st.options.ai_can_hold_territory)]
+    games = list(Game.objects.filter(campaign=st.campaign).select_related(
+        "challenger", "defender").order_by("-number")[:recent])
+    view.open_game = next((g for g in games if g.status != Game.Status.PLAYED), None)
+    view.last_game = games[0] if games else None
+    view.played = [g for g in games if g.status == Game.Status.PLAYED]
+    if view.open_game is not None:
+        view.setups = _setups(st, view.open_game, acting)
+    last = view.last_game
+    if last is not None and "compensation" in last.pending:
+        offer = services.offer_of(last.pending)
+        owner = st.kingdom(offer.beneficiary)
+        if owner is not None and owner in acting:
+            view.compensation = {
+                "offer": offer,
+                "claimed": _names(st, offer.claimed_choices),
+                "required": _names(st, offer.unclaimed_required),
+                "tied": _names(st, offer.unclaimed_tied),
+                "pick": offer.unclaimed_count - len(offer.unclaimed_required),
+                "beneficiary": owner,
+            }
+    if last is not None and "capital_for" in last.pending:
+        owner = st.kingdom(last.pending["capital_for"])
+        if owner is not None and owner in acting:
+            view.capital_for = owner
+            view.capital_choices = _names(st, last.pending["capital_choices"])
+    if access.is_player or access.is_gm:
+        view.spend_kingdoms = _spend_choices(st, acting)
+    if access.is_gm:
+        for k in st.kingdoms.values():
+            if st.map.owned_by(pid(k)) or k.pk not in st.kings:
+                continue
+            try:
+                proposal = services.propose_newcomer(st, k)
+                view.newcomers.append((k, proposal, ""))
+            except services.SnsError as exc:
+                view.newcomers.append((k, None, str(exc)))
+    return view
+
+
+def _spend_choices(st: SnsState, acting: Sequence[Kingdom]
+                   ) -> list[tuple[Kingdom, dict[str, int], list[pts.SpendChoice]]]:
+    points = balances(acting, (pts.VP, pts.VEN))
+    entries = services.points_entries(st.campaign)
+    found = []
+    for k in acting:
+        if k.data.get("eliminated"):
+            continue
+        _game, phase, contested, bought = services.spend_context(st, k)
+        choices = list(pts.spend_choices(st.state, entries, pid(k), phase, contested, bought,
+                                         st.options))
+        found.append((k, points[k.pk], choices))
+    return found
+
+
+def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom]) -> list[SetupView]:
+    parts = list(game.participants.select_related("kingdom", "king", "declared_crate"))
+    spends: dict[int, list[str]] = {}
+    for kingdom_id, code in Spend.objects.filter(game=game).values_list("kingdom_id", "code"):
+        spends.setdefault(kingdom_id, []).append(code)
+    found = []
+    for part in parts:
+        kingdom = part.kingdom
+        slots_rule = gc.supply_slots(st.map, pid(kingdom), st.options)
+        picked = {t: o for t, o in part.supply}
+        slots = []
+        for territory in (*slots_rule.settled, *slots_rule.claimed):
+            table = gc.supply_options(st.map, territory, st.options)
+            slots.append((territory, st.territory_name(territory), picked.get(territory, ""),
+                          [(code, bundle.describe()) for code, bundle in table.items()]))
+        problem = ""
+        stock = None
+        try:
+            stock = services.starting_stockpile(st, part, spends.get(kingdom.pk, []))
+        except gc.RuleViolation as exc:
+            problem = str(exc)
+        king = st.state.player(pid(kingdom)).king
+        titles = [(c, tt.TITLE_BY_CODE[c].name) for c in tt.TITLE_BY_CODE
+                  if king is not None and c in king.titles]
+        crate = list(CrateItem.objects.filter(king__kingdom=kingdom, king__current=True,
+                                              status=CrateItem.Status.HELD))
+        found.append(SetupView(part, slots, stock, problem,
+                               [pts.SPEND_BY_CODE[c].name for c in spends.get(kingdom.pk, [])],
+                               titles, crate,
+                               kingdom in acting and game.status == Game.Status.SETUP))
+    return found
+
+
+@dataclass(frozen=True)
+class Reign:
+    king: King
+    titles: tuple[tuple[str, int | None], ...]
+    items: tuple[CrateItem, ...]
+
+
+def reigns(campaign: Campaign, kingdoms: Sequence[Kingdom] | None = None) -> dict[int,
+                                                                                 list[Reign]]:
+    """SNS-KING-1, SNS-KING-3: every King of each kingdom, oldest first, with the Titles and
+    crate items of his reign (the honours roll); three queries."""
+    kings = King.objects.filter(campaign=campaign).select_related("died_in").order_by(
+        "kingdom_id", "reign")
+    if kingdoms is not None:
+        kings = kings.filter(kingdom__in=list(kingdoms))
+    kings = list(kings)
+    titles: dict[int, list[tuple[str, int | None]]] = {}
+    for king_id, code, number in (TitleAward.objects.filter(king__in=kings)
+                                  .order_by("pk").values_list("king_id", "code",
+                                                              "game__number")):
+        titles.setdefault(king_id, []).append((tt.TITLE_BY_CODE[code].name, number))
+    items: dict[int, list[CrateItem]] = {}
+    for item in CrateItem.objects.filter(king__in=kings).order_by("pk"):
+        items.setdefault(item.king_id, []).append(item)
+    found: dict[int, list[Reign]] = {}
+    for king in kings:
+        found.setdefault(king.kingdom_id, []).append(
+            Reign(king, tuple(titles.get(king.pk, ())), tuple(items.get(king.pk, ()))))
+    return found
+
+
+def kingdom_view(access: Access, kingdom: Kingdom) -> dict[str, Any]:
+    """A kingdom's page: its King and past Kings with their Titles, its points, land by state
+    and the supply lines its land offers for the next game."""
+    st = load(access.campaign)
+    kingdom = st.kingdoms.get(kingdom.pk, kingdom)
+    count = gc.holding_count(st.map, pid(kingdom), st.options)
+    slots = gc.supply_slots(st.map, pid(kingdom), st.options)
+    points = balances([kingdom], (pts.VP, pts.VEN))[kingdom.pk]
+    land = [(t, st.territory_name(t), st.map.holding(t).state)
+            for t in st.map.owned_by(pid(kingdom))]
+    spends = list(Spend.objects.filter(kingdom=kingdom).select_related("game").order_by("pk"))
+    return {
+        "sns_kingdom": {
+            "kingdom": kingdom,
+            "reigns": reigns(access.campaign, [kingdom]).get(kingdom.pk, []),
+            "points": points,
+            "count": count,
+            "land": land,
+            "supply_settled": len(slots.settled),
+            "supply_claimed": len(slots.claimed),
+            "spends": [(s, pts.SPEND_BY_CODE[s.code]) for s in spends],
+            "fortified": kingdom.data.get("capital_fortified", True),
+            "eliminated": kingdom.data.get("eliminated", False),
+            "is_ai": kingdom.data.get("is_ai", False),
+            "faction": kingdom.data.get("faction", ""),
+        }
+    }
+
+
+def territory_history(tile: Tile) -> list[TerritoryRecord]:
+    """A Territory's owners over time (every change with its cause and rule)."""
+    campaign = tile.map.campaign
+    from campaign.systems.swords_and_stones.state import options_of, territory_of
+
+    territory = territory_of(tile, options_of(campaign))
+    return list(TerritoryRecord.objects.filter(campaign=campaign, territory=territory)
+                .select_related("before_owner", "after_owner", "game").order_by("pk"))
+
+
+@dataclass
+class ReportView:
+    part: Participant
+    suggestions: tt.TitleReport | None
+    problem: str
+
+
+def report_views(campaign: Campaign, game: Game) -> list[ReportView]:
+    """SNS-TITLE-G1/G2: each participant's report with the Titles it earns (from confirmed or
+    filed reports; taking a Title needs the GM's confirmation)."""
+    st = load(campaign)
+    parts = list(game.participants.select_related("kingdom", "king", "game"))
+    hist = {}
+    from campaign.systems.swords_and_stones import reports
+
+    everything = reports.histories(parts)
+    for p in parts:
+        hist[p.pk] = [r for r in everything.get(p.kingdom_id, []) if int(r.game) < game.number]
+    found = []
+    for p in parts:
+        if not p.report_status:
+            found.append(ReportView(p, None, ""))
+            continue
+        try:
+            found.append(ReportView(p, services.title_report(st, p, hist[p.pk]), ""))
+        except gc.RuleViolation as exc:
+            found.append(ReportView(p, None, str(exc)))
+    return found

@@ -1,0 +1,178 @@
+"""Swords & Stones' printed sheets on the print framework (campaign.pdf): the kingdom sheet, the
+honours roll, the map, the post-game report form and the reference sheet, on A4 or Letter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.utils.safestring import mark_safe
+
+from campaign import mapview
+from campaign.access import Access
+from campaign.models import Kingdom
+from campaign.pdf import (
+    GeneratedImage,
+    PdfSheet,
+    PrintOptions,
+    download_name,
+    fit_style,
+    paper_map,
+    running_title,
+    text_area_mm,
+)
+from campaign.systems.swords_and_stones import pages, reports
+from campaign.systems.swords_and_stones.rules import grand_campaign as gc
+from campaign.systems.swords_and_stones.rules import points as pts
+from campaign.systems.swords_and_stones.rules import titles as tt
+from campaign.systems.swords_and_stones.state import load, pid
+
+_PRINT = "campaign/systems/swords_and_stones/print/"
+
+
+def _base(access: Access, title: str, options: PrintOptions, heading: str) -> dict[str, Any]:
+    campaign = access.campaign
+    width = text_area_mm(options)[0]
+    return {
+        "campaign": campaign,
+        "access": access,
+        "sheet_title": title,
+        "heading": heading,
+        "heading_style": fit_style(heading, width, size_pt=16, min_pt=10, bold=True),
+        "running_title": running_title(heading, options),
+        "clock": campaign.clock_label(),
+    }
+
+
+def _kingdoms(access: Access) -> list[Kingdom]:
+    return list(access.campaign.kingdoms.order_by("order_position", "pk"))
+
+
+def _get_kingdom(access: Access, pk: int) -> Kingdom:
+    kingdom = access.campaign.kingdoms.filter(pk=pk).first()
+    if kingdom is None:
+        raise Http404("No such kingdom in this campaign.")
+    return kingdom
+
+
+def kingdom_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
+                    base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """SNS-KING-1, SNS-PTS-2, SNS-SUP-1..4: the King and his Titles, points, land by state and
+    the supply-line options each Territory gives the next game."""
+    st = load(access.campaign)
+    view = pages.kingdom_view(access, kingdom)["sns_kingdom"]
+    slots = gc.supply_slots(st.map, pid(kingdom), st.options)
+    supply = [(st.territory_name(t), "settled", gc.SETTLED_SUPPLY) for t in slots.settled]
+    supply += [(st.territory_name(t), "claimed", gc.CLAIMED_SUPPLY) for t in slots.claimed]
+    return {
+        **_base(access, "Kingdom sheet", options, f"{kingdom.name}: kingdom sheet"),
+        "k": view,
+        "supply": [(name, kind, [b.describe() for b in table.values()])
+                   for name, kind, table in supply],
+        "options_vp": [o for o in pts.SPEND_OPTIONS if o.currency == pts.VP],
+        "options_ven": [o for o in pts.SPEND_OPTIONS if o.currency == pts.VEN],
+        "title_defs": tt.TITLE_BY_CODE,
+    }
+
+
+def honours_context(access: Access, obj: None, options: PrintOptions, *,
+                    base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """SNS-KING-1, SNS-KING-3, SNS-TITLE-G3: every reign of every kingdom with its Titles."""
+    roll = pages.reigns(access.campaign)
+    return {
+        **_base(access, "Honours roll", options, f"{access.campaign.name}: honours roll"),
+        "rows": [(k, roll.get(k.pk, [])) for k in _kingdoms(access)],
+        "titles": tt.TITLES,
+    }
+
+
+def map_context(access: Access, obj: None, options: PrintOptions, *,
+                base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """SNS-GC-9, SNS-GC-12: the Map of Avalon on one page, each Territory's state drawn by its
+    symbol and its owner's colour, and the kingdoms' land by state."""
+    campaign = access.campaign
+    width, height = text_area_mm(options)
+    loaded = mapview.load_map(campaign)
+    paper = paper_map(campaign, options, areas=[("below", (width, height * 0.62))],
+                      page_area_mm=(width, height * 0.62), loaded=loaded, one_page=True)
+    st = load(campaign)
+    rows = []
+    for row in pages.standings(st):
+        rows.append({"kingdom": row.kingdom, "row": row.row,
+                     "key": mark_safe(paper.kingdom_keys.get(row.kingdom.pk, ""))})
+    page = paper.pages[0]
+    return {
+        **_base(access, "Map", options, f"Map of {campaign.name}"),
+        "image": GeneratedImage(page.svg),
+        "frame_w": page.width_mm,
+        "frame_h": page.height_mm,
+        "legend": [{"svg": mark_safe(i.svg), "label": i.label} for i in paper.legend],
+        "rows": rows,
+        "granularity": dict(gc.OPTIONS[0].choices)[st.options.territory_granularity],
+        "territories": len(st.map.territories),
+    }
+
+
+def report_form_context(access: Access, obj: None, options: PrintOptions, *,
+                        base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """SNS-STAT-*: the post-game report to fill in by hand at the table."""
+    return {
+        **_base(access, "Post-game report", options, "Post-game report"),
+        "groups": [(g, [f for f in reports.FIELDS if f.group == g]) for g in reports.GROUPS],
+    }
+
+
+def reference_context(access: Access, obj: None, options: PrintOptions, *,
+                      base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """Part A in our words: states, the outcome matrix, compensation, capitals, supply lines,
+    points and what they buy, Kings and Titles."""
+    st = load(access.campaign)
+    return {
+        **_base(access, "Reference", options, "Grand Campaign reference"),
+        "opts": st.options,
+        "spends": pts.SPEND_OPTIONS,
+        "gondor": sorted(pts.GONDOR_TABLE.items()),
+        "claimed_supply": [b.describe() for b in gc.CLAIMED_SUPPLY.values()],
+        "settled_supply": [b.describe() for b in gc.SETTLED_SUPPLY.values()],
+        "titles": tt.TITLES,
+        "fortifications": gc.CAPITAL_FORTIFICATIONS,
+    }
+
+
+def _own_kingdom(access: Access, kingdom: Kingdom) -> bool:
+    return True  # a Grand Campaign keeps nothing secret: every kingdom sheet is public
+
+
+KINGDOM = PdfSheet(
+    slug="kingdom", title="Kingdom sheet", template=_PRINT + "kingdom.html",
+    context=kingdom_context, objects=_kingdoms, get=_get_kingdom, label=lambda k: k.name,
+    may_see=_own_kingdom, group="Kingdoms",
+    filename=lambda access, k: download_name(access.campaign.slug, "kingdom", k.name),
+    description="King, Titles, crate items, points, Territories and supply options.",
+)
+HONOURS = PdfSheet(
+    slug="honours", title="Honours roll", template=_PRINT + "honours.html",
+    context=honours_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "honours-roll"),
+    description="Every King of every kingdom with the Titles of his reign.",
+)
+MAP = PdfSheet(
+    slug="map", title="Map", template=_PRINT + "map.html", context=map_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "map",
+                                               f"game-{access.campaign.year}"),
+    description="The Map of Avalon with every Territory's state and owner.",
+)
+REPORT = PdfSheet(
+    slug="report", title="Post-game report", template=_PRINT + "report.html",
+    context=report_form_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "post-game-report"),
+    description="The statistics Titles need, to fill in by hand after a game.",
+)
+REFERENCE = PdfSheet(
+    slug="reference", title="Reference", template=_PRINT + "reference.html",
+    context=reference_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "reference"),
+    description="Territory states, challenges, supply lines, points, Kings and Titles.",
+)
+
+SHEETS = (MAP, KINGDOM, HONOURS, REPORT, REFERENCE)

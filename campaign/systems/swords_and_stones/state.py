@@ -1,0 +1,219 @@
+"""A Grand Campaign read from the database as the pure rules see it, and its changes written
+back: the lowest layer of the system's services.
+
+``load`` reads the map's tiles, the kingdoms and their Kings, Titles and crate items in a fixed
+number of queries and builds ``grand_campaign.CampaignState``: Territories are the land squares
+(or the map types, SNS-GC-9), players are the kingdoms (their id the kingdom's primary key as a
+string). ``write_changes`` and ``write_player`` put what the rules decided back on the tiles and
+kingdoms through the event's ``Recorder``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from campaign.chronicle import Recorder
+from campaign.locking import lock_campaign
+from campaign.models import Campaign, Kingdom, Tile
+from campaign.services import ServiceError
+from campaign.systems.swords_and_stones.models import (
+    CrateItem,
+    Game,
+    King,
+    TerritoryRecord,
+    TitleAward,
+)
+from campaign.systems.swords_and_stones.rules import grand_campaign as gc
+from campaign.systems.swords_and_stones.rules import titles as tt
+from ledger.services import link_to_event
+
+WATER = "sea"
+PLACEMENT = "placement"
+CAMPAIGN = "campaign"
+
+
+class SnsError(ServiceError):
+    """A Grand Campaign action refused; nothing was written. The message says why."""
+
+
+def options_of(campaign: Campaign) -> gc.Options:
+    """The campaign's Grand Campaign options (SNS-GC-11); other stored options are the
+    economy's and are not read here."""
+    names = {spec.name for spec in gc.OPTIONS}
+    return gc.Options.from_dict({k: v for k, v in (campaign.options or {}).items()
+                                 if k in names})
+
+
+def pid(kingdom: Kingdom) -> gc.PlayerId:
+    """A kingdom as a player of the rules: by its name, so that the rules' messages read."""
+    return kingdom.name
+
+
+@dataclass
+class SnsState:
+    """One campaign's Grand Campaign as read: rows by key and the rules' state."""
+
+    campaign: Campaign
+    options: gc.Options
+    tiles: dict[str, list[Tile]]
+    kingdoms: dict[int, Kingdom]
+    kings: dict[int, King]
+    past_kings: dict[int, list[King]]
+    state: gc.CampaignState
+    terrain_labels: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def map(self) -> gc.CampaignMap:
+        return self.state.map
+
+    def kingdom(self, player: gc.PlayerId | None) -> Kingdom | None:
+        """The kingdom a rules player id names (ids are kingdom names, unique per campaign)."""
+        if player is None:
+            return None
+        return next((k for k in self.kingdoms.values() if k.name == player), None)
+
+    def territory_name(self, territory: str) -> str:
+        return self.state.map.name(territory)
+
+
+def territory_of(tile: Tile, options: gc.Options) -> str:
+    return tile.label if options.territory_granularity == gc.BY_SQUARE else tile.terrain
+
+
+def _holding(tile: Tile, names: Mapping[int, str]) -> gc.Holding:
+    state = tile.settlement if tile.settlement in gc.STATES else gc.UNCLAIMED
+    if state == gc.UNCLAIMED or tile.controller_id not in names:
+        return gc.FREE
+    return gc.Holding(state, names[tile.controller_id])
+
+
+def build_map(campaign: Campaign, tiles: Sequence[Tile], options: gc.Options,
+              labels: Mapping[str, str], names_by_pk: Mapping[int, str]
+              ) -> tuple[gc.CampaignMap, dict[str, list[Tile]]]:
+    """SNS-GC-9, SNS-GC-12: the Territories of the map's land tiles and their holdings."""
+    game_map = campaign.map
+    land = {(t.q, t.r): t.terrain for t in tiles if t.terrain != WATER}
+    cmap = gc.map_from_squares(game_map.width, game_map.height, land, options)
+    by_territory: dict[str, list[Tile]] = {}
+    for t in tiles:
+        if t.terrain != WATER:
+            by_territory.setdefault(territory_of(t, options), []).append(t)
+    if options.territory_granularity == gc.BY_SQUARE:
+        names = {tid: f"{tid} {labels.get(ts[0].terrain, ts[0].terrain)}"
+                 for tid, ts in by_territory.items()}
+    else:
+        names = {tid: labels.get(tid, tid) for tid in by_territory}
+    holdings = {tid: _holding(ts[0], names_by_pk) for tid, ts in by_territory.items()}
+    return replace(cmap, names=names, holdings=holdings), by_territory
+
+
+def load(campaign: Campaign, *, lock: bool = False) -> SnsState:
+    """The campaign as the rules see it; with ``lock`` the campaign row is locked first and
+    then the kingdoms by id (the documented locking order)."""
+    if lock:
+        campaign = lock_campaign(campaign)
+    options = options_of(campaign)
+    tiles = list(Tile.objects.filter(map__campaign=campaign).select_related("map")
+                 .order_by("q", "r"))
+    if tiles:
+        campaign.map = tiles[0].map  # type: ignore[misc]
+    kingdom_rows = Kingdom.objects.filter(campaign=campaign).order_by("order_position", "pk")
+    if lock:
+        kingdom_rows = kingdom_rows.select_for_update(no_key=True)
+        kingdoms_by_pk = {k.pk: k for k in kingdom_rows.order_by("pk")}
+        kingdoms = {k.pk: k for k in sorted(kingdoms_by_pk.values(),
+                                           key=lambda k: (k.order_position is None,
+                                                          k.order_position or 0, k.pk))}
+    else:
+        kingdoms = {k.pk: k for k in kingdom_rows}
+    kings: dict[int, King] = {}
+    past: dict[int, list[King]] = {}
+    for king in King.objects.filter(campaign=campaign).order_by("kingdom_id", "reign"):
+        if king.current:
+            kings[king.kingdom_id] = king
+        else:
+            past.setdefault(king.kingdom_id, []).append(king)
+    titles: dict[int, set[str]] = {}
+    for king_id, code in (TitleAward.objects
+                          .filter(king__campaign=campaign, king__current=True)
+                          .values_list("king_id", "code")):
+        titles.setdefault(king_id, set()).add(code)
+    items: dict[int, list[tt.CrateItem]] = {}
+    for item in CrateItem.objects.filter(king__campaign=campaign, king__current=True,
+                                         status=CrateItem.Status.HELD).order_by("pk"):
+        items.setdefault(item.king_id, []).append(
+            tt.CrateItem(item.name, item.kind if item.kind in tt.CRATE_ITEM_KINDS else tt.GENERAL,
+                         item.effect))
+    labels = {t.slug: t.label for t in campaign.system.terrains}
+    if tiles:
+        cmap, by_territory = build_map(campaign, tiles, options, labels,
+                                       {k.pk: k.name for k in kingdoms.values()})
+    else:
+        cmap, by_territory = gc.CampaignMap((), {}, {}), {}
+    players = []
+    for k in kingdoms.values():
+        king = kings.get(k.pk)
+        players.append(gc.Player(
+            id=pid(k),
+            name=k.name,
+            kingdom_name=k.name,
+            is_ai=bool(k.data.get("is_ai")),
+            king=gc.King(king.name, king.reign, frozenset(titles.get(king.pk, ())),
+                         tuple(items.get(king.pk, ()))) if king else None,
+            past_kings=tuple(x.name for x in past.get(k.pk, [])),
+            capital_fortified=bool(k.data.get("capital_fortified", True)),
+            eliminated=bool(k.data.get("eliminated", False)),
+        ))
+    return SnsState(campaign, options, by_territory, kingdoms, kings, past,
+                    gc.CampaignState(cmap, tuple(players)), labels)
+
+
+def write_changes(rec: Recorder, st: SnsState, changes: Iterable[gc.TerritoryChange],
+                  game: Game | None = None) -> list[TerritoryRecord]:
+    """Put Territory changes on the tiles (every tile of a map-type Territory) and keep each in
+    the Territory's history. A Capital is a tile's settlement (drawn as the star), not the
+    kingdom's ``capital_tile``, which would draw a second star with its own legend line."""
+    records = []
+    for change in changes:
+        after_owner = st.kingdom(change.after.owner)
+        before_owner = st.kingdom(change.before.owner)
+        owner = after_owner.pk if after_owner is not None else None
+        settlement = "" if change.after.state == gc.UNCLAIMED else change.after.state
+        for tile in st.tiles[change.territory]:
+            if tile.settlement != settlement or tile.controller_id != owner:
+                rec.update(tile, settlement=settlement, controller_id=owner)
+        records.append(rec.create(TerritoryRecord(
+            campaign=st.campaign, territory=change.territory, game=game,
+            before_state=change.before.state,
+            before_owner_id=before_owner.pk if before_owner is not None else None,
+            after_state=change.after.state, after_owner_id=owner, cause=change.cause,
+            rule_id=change.rule_id,
+        )))
+    link_to_event(rec, records)
+    st.state = st.state.with_map(st.state.map.with_holdings(
+        {c.territory: c.after for c in changes}))
+    return records
+
+
+def write_player(rec: Recorder, st: SnsState, player: gc.Player) -> None:
+    """Keep a player's Capital flag (SNS-CAP-3) and departure (SNS-CAP-4) on its kingdom."""
+    kingdom = st.kingdom(player.id)
+    assert kingdom is not None
+    data: dict[str, Any] = dict(kingdom.data)
+    wanted = {"capital_fortified": player.capital_fortified, "eliminated": player.eliminated}
+    if any(bool(data.get(k, default)) != v for (k, v), default
+           in zip(wanted.items(), (True, False), strict=True)):
+        data.update(wanted)
+        rec.update(kingdom, data=data)
+    st.state = st.state.with_player(player)
+
+
+def games(campaign: Campaign) -> list[Game]:
+    return list(Game.objects.filter(campaign=campaign).order_by("number"))
+
+
+def pending_game(campaign: Campaign) -> Game | None:
+    return (Game.objects.filter(campaign=campaign, status=Game.Status.SETUP)
+            .order_by("-number").first())

@@ -1,0 +1,492 @@
+"""Grand Campaign pages and actions: one POST per action, the game pages, the report form and
+the honours roll.
+
+A player acts for their own kingdom, a GM for the kingdom named in the form. Input that is not
+well formed gets 400; a refusal of the rules or the services 409 with the reason; nothing changes
+either way. Success gives htmx the play page's fragment, else a redirect with the event's summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from campaign.access import Access, get_campaign_for, get_kingdom_for
+from campaign.models import Kingdom, Role
+from campaign.once import applies_once
+from campaign.parsing import ParseError, parse_id, parse_int
+from campaign.services import ServiceError
+from campaign.systems.swords_and_stones import pages, reports, services
+from campaign.systems.swords_and_stones.models import Game, Participant, Spend
+from campaign.systems.swords_and_stones.rules import grand_campaign as gc
+from campaign.systems.swords_and_stones.rules import titles as tt
+from campaign.views.common import refuse, tabs_context
+
+SLUG = "swords-and-stones"
+MAX_TEXT = 60
+
+
+def sns_access(request: HttpRequest, slug: str, role: str = Role.PLAYER) -> Access:
+    access = get_campaign_for(request, slug, role=role)
+    if access.campaign.rule_system != SLUG:
+        raise Http404("This page belongs to Swords & Stones campaigns.")
+    return access
+
+
+def acting_kingdom(request: HttpRequest, access: Access) -> Kingdom:
+    """The kingdom this request acts for: the player's own, or the one a GM names."""
+    raw = request.POST.get("kingdom", "").strip()
+    if access.is_gm:
+        if raw:
+            pk = parse_id(raw)
+            if pk is None:
+                raise ParseError("“kingdom” must be a kingdom's id from the form.")
+            return get_kingdom_for(access, pk)
+        if access.kingdom is not None:
+            return access.kingdom
+        raise ParseError("Say which kingdom this is for.")
+    if access.kingdom is None:
+        raise PermissionDenied("You have no kingdom in this campaign.")
+    if raw and parse_id(raw) != access.kingdom.pk:
+        raise PermissionDenied("You act for your own kingdom only.")
+    return access.kingdom
+
+
+def _text(request: HttpRequest, name: str, limit: int = MAX_TEXT) -> str:
+    value = request.POST.get(name, "").strip()
+    if len(value) > limit:
+        raise ParseError(f"“{name}” is at most {limit} characters.")
+    return value
+
+
+def _game(access: Access, raw: object) -> Game:
+    number = parse_int(raw, 1, 99_999, "game")
+    game = Game.objects.filter(campaign=access.campaign, number=number).select_related(
+        "challenger", "defender").first()
+    if game is None:
+        raise Http404(f"There is no game {number} in this campaign.")
+    return game
+
+
+def done(request: HttpRequest, access: Access, message: str,
+         to: str | None = None) -> HttpResponse:
+    """After a successful action: the phase fragment for htmx, else back to the page."""
+    if request.htmx and to is None:
+        from campaign.views.play import render_play
+
+        access.campaign.refresh_from_db()
+        response = render_play(request, access, fragment=True)
+        response["HX-Trigger"] = "campaign-changed"
+        return response
+    messages.success(request, message)
+    if to is None:
+        return redirect("campaign:play", access.campaign.slug)
+    if request.htmx:
+        return HttpResponseClientRedirect(to)
+    return redirect(to)
+
+
+def run(request: HttpRequest, access: Access, action: Callable[[], Any],
+        to: str | None = None) -> HttpResponse:
+    """Call a service: its summary is the success message, a refusal a 409 with the reason."""
+    try:
+        result = action()
+    except (ServiceError, gc.RuleViolation) as exc:
+        return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
+    message = result if isinstance(result, str) else getattr(result, "summary", "Done.")
+    if isinstance(result, Game):
+        message = f"Game {result.number}: {result.challenger.name} challenges for " \
+                  f"{result.territory_name}."
+    return done(request, access, message, to)
+
+
+def _game_url(access: Access, game: Game) -> str:
+    return reverse("sns:game", kwargs={"slug": access.campaign.slug, "number": game.number})
+
+
+def _bad(request: HttpRequest, access: Access, exc: Exception) -> HttpResponse:
+    return refuse(request, str(exc), status=400, context=tabs_context(access, "play"))
+
+
+# --- placement and Kings ------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+@applies_once
+def name_king(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-KING-7, SNS-KING-3: a first King or an heir."""
+    access = sns_access(request, slug)
+    try:
+        kingdom = acting_kingdom(request, access)
+        name = _text(request, "name")
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    return run(request, access,
+               lambda: services.name_king(access.campaign, request.user, kingdom, name))
+
+
+@login_required
+@require_POST
+def place(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-GC-3: Capital and two claims."""
+    access = sns_access(request, slug)
+    try:
+        kingdom = acting_kingdom(request, access)
+        capital = _text(request, "capital", 40)
+        claims = [c.strip()[:40] for c in request.POST.getlist("claim") if c.strip()]
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    return run(request, access, lambda: services.place(access.campaign, request.user, kingdom,
+                                                       capital, claims))
+
+
+@login_required
+@require_POST
+def preset(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-GC-9: the GM lays out the preset Map of Avalon."""
+    access = sns_access(request, slug, Role.GM)
+    return run(request, access, lambda: services.load_preset(access.campaign, request.user))
+
+
+@login_required
+@require_POST
+def newcomer(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-NEW-1..4: the GM gives a new kingdom its land as proposed."""
+    access = sns_access(request, slug, Role.GM)
+    try:
+        kingdom = acting_kingdom(request, access)
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    return run(request, access,
+               lambda: services.add_newcomer(access.campaign, request.user, kingdom))
+
+
+@login_required
+@require_POST
+def artificial(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-GC-1: the GM marks a kingdom as an artificial player, or not."""
+    access = sns_access(request, slug, Role.GM)
+    try:
+        kingdom = acting_kingdom(request, access)
+        flag = _text(request, "is_ai", 3)
+        if flag not in ("yes", "no"):
+            raise ParseError("“is_ai” is yes or no.")
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    to = reverse("campaign:kingdom", args=[access.campaign.slug, kingdom.pk])
+    return run(request, access, lambda: services.set_artificial(
+        access.campaign, request.user, kingdom, flag == "yes"), to=to)
+
+
+# --- challenges and games -----------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+@applies_once
+def challenge(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-GC-4, SNS-GC-8: the kingdom whose turn it is challenges for a Territory."""
+    access = sns_access(request, slug)
+    try:
+        kingdom = acting_kingdom(request, access)
+        territory = _text(request, "territory", 40)
+        raw = request.POST.get("defender", "").strip()
+        defender = None
+        if raw and raw != "ai":
+            pk = parse_id(raw)
+            if pk is None:
+                raise ParseError("“defender” must be a kingdom's id or ai.")
+            defender = get_kingdom_for(access, pk)
+        ai_name = _text(request, "ai_name")
+        map_type = _text(request, "map_type", 40)
+        game_mode = _text(request, "game_mode", 40)
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    return run(request, access, lambda: services.challenge(
+        access.campaign, request.user, kingdom, territory, defender, ai_name, map_type,
+        game_mode))
+
+
+@login_required
+@require_POST
+def set_up(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-SUP-1..4, SNS-KING-2, SNS-KING-7: a kingdom's start of the coming game."""
+    access = sns_access(request, slug)
+    try:
+        kingdom = acting_kingdom(request, access)
+        game = _game(access, request.POST.get("game"))
+        faction = _text(request, "faction", 20)
+        supply = []
+        for key in request.POST:
+            if key.startswith("supply_"):
+                value = request.POST.get(key, "").strip()
+                if value:
+                    supply.append((key.removeprefix("supply_")[:40], value[:20]))
+        title = _text(request, "title", 20)
+        variant = _text(request, "variant", 20)
+        raw = request.POST.get("crate", "").strip()
+        crate = None
+        if raw:
+            crate = parse_id(raw)
+            if crate is None:
+                raise ParseError("“crate” must be an item's id from the form.")
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    return run(request, access, lambda: services.set_up(
+        access.campaign, request.user, game, kingdom, faction=faction, supply=supply,
+        title=title, variant=variant, crate_item=crate))
+
+
+@login_required
+@require_POST
+def begin(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-PTS-4: turn 1 begins."""
+    access = sns_access(request, slug, Role.GM)
+    try:
+        game = _game(access, request.POST.get("game"))
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    return run(request, access, lambda: services.begin_game(access.campaign, request.user, game))
+
+
+@login_required
+@require_POST
+def result(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-GC-6, SNS-PTS-1, SNS-KING-3..5: the GM records a game's result."""
+    access = sns_access(request, slug, Role.GM)
+    try:
+        game = _game(access, request.POST.get("game"))
+        outcome = _text(request, "result", 10)
+        if outcome not in gc.RESULTS:
+            raise ParseError("“result” is win, loss or draw (the challenger's).")
+        fates = {}
+        for part in game.participants.all():
+            fate = request.POST.get(f"fate_{part.kingdom_id}", gc.ALIVE).strip() or gc.ALIVE
+            if fate not in gc.KING_OUTCOMES:
+                raise ParseError("A King's fate is alive, dead, surrendered or fled.")
+            fates[part.kingdom_id] = fate
+        decline_raw = request.POST.get("decline", "").strip()
+        decline = {"": None, "no": False, "yes": True}.get(decline_raw)
+        if decline_raw not in ("", "no", "yes"):
+            raise ParseError("“decline” is yes or no.")
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    return run(request, access, lambda: services.record_result(
+        access.campaign, request.user, game, outcome, fates, decline))
+
+
+@login_required
+@require_POST
+def compensation(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-GC-7: the defender's compensation, chosen by that player or a GM."""
+    access = sns_access(request, slug)
+    try:
+        game = _game(access, request.POST.get("game"))
+        choice = _text(request, "choice", 20)
+        if choice not in (gc.TAKE_CLAIMED, gc.STAKE_UNCLAIMED, "decline"):
+            raise ParseError("“choice” is take_claimed, stake_unclaimed or decline.")
+        territories = [t.strip()[:40] for t in request.POST.getlist("territory") if t.strip()]
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    offer = game.pending.get("compensation")
+    if offer is not None and not access.is_gm:
+        if access.kingdom is None or access.kingdom.name != offer["beneficiary"]:
+            raise PermissionDenied("Only the defender who won chooses the compensation.")
+    return run(request, access, lambda: services.choose_compensation(
+        access.campaign, request.user, game, None if choice == "decline" else choice,
+        territories))
+
+
+@login_required
+@require_POST
+def capital(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-CAP-3: a new Capital after losing one."""
+    access = sns_access(request, slug)
+    try:
+        game = _game(access, request.POST.get("game"))
+        territory = _text(request, "territory", 40)
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    who = game.pending.get("capital_for")
+    if who is not None and not access.is_gm:
+        if access.kingdom is None or access.kingdom.name != who:
+            raise PermissionDenied("Only the kingdom that lost its Capital names a new one.")
+    return run(request, access, lambda: services.name_capital(access.campaign, request.user,
+                                                              game, territory))
+
+
+# --- points -------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+@applies_once
+def spend(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-PTS-3: spend Victory or Vengeance points."""
+    access = sns_access(request, slug)
+    try:
+        kingdom = acting_kingdom(request, access)
+        code = _text(request, "code", 12)
+        target = _text(request, "target", 40)
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    return run(request, access, lambda: services.spend(access.campaign, request.user, kingdom,
+                                                       code, target or None))
+
+
+@login_required
+@require_POST
+def gondor(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-VEN-GONDOR: the die of a Gondor Calls for Aid! spend."""
+    access = sns_access(request, slug)
+    try:
+        kingdom = acting_kingdom(request, access)
+        pk = parse_id(request.POST.get("spend", ""))
+        die = parse_int(request.POST.get("die", ""), 1, 6, "die")
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    row = Spend.objects.filter(campaign=access.campaign, kingdom=kingdom, pk=pk).first()
+    if row is None:
+        raise Http404("No such spend of this kingdom.")
+    return run(request, access, lambda: services.roll_gondor(access.campaign, request.user,
+                                                             row, die))
+
+
+# --- games, reports and Titles ------------------------------------------------------------------
+
+
+def _game_page_context(access: Access, game: Game) -> dict[str, Any]:
+    views = pages.report_views(access.campaign, game)
+    return {**tabs_context(access, "play"), "game": game, "report_views": views,
+            "fields": reports.FIELDS,
+            "mine": [v for v in views if access.can_edit_kingdom(v.part.kingdom)]}
+
+
+@login_required
+@require_GET
+def games(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every game of the campaign, newest first."""
+    access = sns_access(request, slug, Role.OBSERVER)
+    rows = list(Game.objects.filter(campaign=access.campaign).select_related(
+        "challenger", "defender").order_by("-number"))
+    return render(request, "campaign/systems/swords_and_stones/games.html",
+                  {**tabs_context(access, "play"), "games": rows})
+
+
+@login_required
+@require_GET
+def game_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One game: its challenge, result, reports and the Titles they earn."""
+    access = sns_access(request, slug, Role.OBSERVER)
+    game = _game(access, str(number))
+    return render(request, "campaign/systems/swords_and_stones/game.html",
+                  _game_page_context(access, game))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report(request: HttpRequest, slug: str, number: int, kingdom_id: int) -> HttpResponse:
+    """SNS-STAT-*: the post-game report of one kingdom, filled in by its player or the GM."""
+    access = sns_access(request, slug)
+    game = _game(access, str(number))
+    kingdom = get_kingdom_for(access, kingdom_id, edit=True)
+    part = Participant.objects.filter(game=game, kingdom=kingdom).select_related(
+        "kingdom", "king").first()
+    if part is None:
+        raise Http404(f"{kingdom.name} did not play game {game.number}.")
+    context = {**tabs_context(access, "play"), "game": game, "part": part,
+               "groups": [(g, [f for f in reports.FIELDS if f.group == g])
+                          for g in reports.GROUPS],
+               "values": part.report, "factions": gc.FACTIONS}
+    if request.method == "GET":
+        return render(request, "campaign/systems/swords_and_stones/report.html", context)
+    try:
+        values = reports.parse(request.POST)
+    except ParseError as exc:
+        return refuse(request, str(exc), status=400, context=tabs_context(access, "play"))
+    confirm = access.is_gm and request.POST.get("confirm") == "yes"
+    target = _game_url(access, game)
+    return run(request, access, lambda: services.file_report(
+        access.campaign, request.user, game, kingdom, values, confirm=confirm), to=target)
+
+
+@login_required
+@require_POST
+def confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-TITLE-G1: the GM confirms a report and answers its Titles' questions."""
+    access = sns_access(request, slug, Role.GM)
+    try:
+        game = _game(access, request.POST.get("game"))
+        kingdom = acting_kingdom(request, access)
+        yes = [c.strip()[:20] for c in request.POST.getlist("gm_yes") if c.strip()]
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    target = _game_url(access, game)
+    return run(request, access, lambda: services.confirm_report(
+        access.campaign, request.user, game, kingdom, yes), to=target)
+
+
+@login_required
+@require_POST
+def titles(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-TITLE-G2: the player takes a Title the confirmed report earned."""
+    access = sns_access(request, slug)
+    try:
+        game = _game(access, request.POST.get("game"))
+        kingdom = acting_kingdom(request, access)
+        picks = [c.strip()[:20] for c in request.POST.getlist("title") if c.strip()]
+        unknown = [c for c in picks if c not in tt.TITLE_BY_CODE]
+        if unknown:
+            raise ParseError("Unknown Title: " + ", ".join(unknown) + ".")
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    target = _game_url(access, game)
+    return run(request, access, lambda: services.take_titles(
+        access.campaign, request.user, game, kingdom, picks), to=target)
+
+
+@login_required
+@require_POST
+def crate(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-CRATE-5: crate items used or lost, and the one a living King carries on."""
+    access = sns_access(request, slug)
+    try:
+        game = _game(access, request.POST.get("game"))
+        kingdom = acting_kingdom(request, access)
+        gone = []
+        for raw in request.POST.getlist("gone"):
+            pk = parse_id(raw)
+            if pk is None:
+                raise ParseError("“gone” lists item ids from the form.")
+            gone.append(pk)
+        name = _text(request, "name")
+        kind = _text(request, "kind", 10) or tt.GENERAL
+        effect = _text(request, "effect", 200)
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    target = _game_url(access, game)
+    return run(request, access, lambda: services.carry_crate_item(
+        access.campaign, request.user, game, kingdom, gone=gone, name=name, kind=kind,
+        effect=effect), to=target)
+
+
+@login_required
+@require_GET
+def honours(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-KING-1, SNS-TITLE-G3: every reign of every kingdom with its Titles."""
+    access = sns_access(request, slug, Role.OBSERVER)
+    kingdoms = list(access.campaign.kingdoms.order_by("order_position", "pk"))
+    roll = pages.reigns(access.campaign)
+    return render(request, "campaign/systems/swords_and_stones/honours.html",
+                  {**tabs_context(access, "play"),
+                   "rows": [(k, roll.get(k.pk, [])) for k in kingdoms]})

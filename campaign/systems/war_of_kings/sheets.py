@@ -1,0 +1,194 @@
+"""War of Kings printable sheets (the framework is campaign/pdf.py): the economic ledger in the
+layout of the game's ledger pad, a kingdom sheet with achievements, the map and a reference.
+
+Every figure comes from the rules modules through ``reading.kingdom_economy`` and
+``views.standings``, so paper and screen cannot disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.utils.safestring import mark_safe
+
+from campaign.access import Access
+from campaign.models import Kingdom
+from campaign.pdf import (
+    GeneratedImage,
+    PdfSheet,
+    PrintOptions,
+    download_name,
+    fit_style,
+    paper_map,
+    running_title,
+    text_area_mm,
+)
+from campaign.systems.war_of_kings import reading, services
+from campaign.systems.war_of_kings import state as st
+from campaign.systems.war_of_kings.rules import board as wb
+from campaign.systems.war_of_kings.rules import construction
+from campaign.systems.war_of_kings.rules.achievements import (
+    EMPIRE_AP,
+    FORTIFIED_AP,
+    FORTIFIED_THRESHOLD,
+    MERCHANT_THRESHOLD,
+    WARLORD_THRESHOLD,
+)
+from campaign.systems.war_of_kings.rules.economy import (
+    GOLD_BY_LEVEL,
+    PRIMARY_BY_LEVEL,
+    SECONDARY_BY_LEVEL,
+)
+
+T = "campaign/systems/war_of_kings/print/"
+
+
+def _base(access: Access, title: str, options: PrintOptions, heading: str) -> dict[str, Any]:
+    campaign = access.campaign
+    return {
+        "campaign": campaign, "access": access, "sheet_title": title, "heading": heading,
+        "heading_style": fit_style(heading, text_area_mm(options)[0], size_pt=16, min_pt=10,
+                                   bold=True),
+        "running_title": running_title(heading, options), "clock": campaign.clock_label(),
+    }
+
+
+def _seated(access: Access) -> list[Kingdom]:
+    return list(Kingdom.objects.filter(campaign=access.campaign, capital_tile__isnull=False)
+                .order_by("order_position", "pk"))
+
+
+def _get_kingdom(access: Access, pk: int) -> Kingdom:
+    kingdom = Kingdom.objects.filter(campaign=access.campaign, pk=pk,
+                                     capital_tile__isnull=False).first()
+    if kingdom is None:
+        raise Http404("No such kingdom in this game.")
+    return kingdom
+
+
+def ledger_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
+                   base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """WOK-LEDGER-1..4: four colour columns by resource, gold per round and AP."""
+    loaded = st.load(access.campaign)
+    heading = f"Economic ledger: {kingdom.name}"
+    return {**_base(access, "Economic ledger", options, heading), "kingdom": kingdom,
+            **reading.kingdom_economy(loaded, kingdom.name)}
+
+
+def kingdom_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
+                    base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """A kingdom's territories, settlements, fortifications and armies, and where each
+    achievement stands (WOK-ACH-1..8)."""
+    loaded = st.load(access.campaign)
+    state = loaded.state
+    name = kingdom.name
+    rows = []
+    for code in state.controlled(name):
+        holding = state.holding(code)
+        terr = state.map.territory(code)
+        rows.append({"code": code, "colour": terr.color, "primary": terr.primary,
+                     "secondary": terr.secondary,
+                     "settlement": wb.SETTLEMENT_NAMES[holding.level] if holding.level else "",
+                     "culture": holding.culture if holding.level else "",
+                     "fort": wb.FORTIFICATION_NAMES[holding.fort] if holding.fort else "",
+                     "capital": code == state.capital(name)})
+    armies = [{"id": a.id[1:], "where": a.territory, "ready": a.ready, "damage": a.damage}
+              for a in state.armies_of(name)]
+    return {**_base(access, "Kingdom sheet", options, f"Kingdom of {kingdom.name}"),
+            "kingdom": kingdom, "rows": rows, "armies": armies,
+            **reading.kingdom_economy(loaded, name),
+            "holders": loaded.holders, "options": loaded.options,
+            "thresholds": {"fortified": FORTIFIED_THRESHOLD, "merchant": MERCHANT_THRESHOLD,
+                           "warlord": WARLORD_THRESHOLD}}
+
+
+def map_context(access: Access, obj: None, options: PrintOptions, *,
+                base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """The board with controllers' colours, settlements and army counters (number, a dash when
+    unready, a dot per damage), and every territory in a table readable in black and white."""
+    campaign = access.campaign
+    width, height = text_area_mm(options)
+    paper = paper_map(campaign, options, areas=[("below", (width, height * 0.62))],
+                      page_area_mm=(width, height - 20), one_page=True)
+    loaded = st.load(campaign)
+    state = loaded.state
+    territories = []
+    for code in state.map.codes:
+        terr = state.map.territory(code)
+        holding = state.holding(code)
+        roads = sorted(t for t in state.map.neighbours(code) if state.has_road(code, t))
+        territories.append({
+            "code": code, "kind": terr.kind, "colour": terr.color or "",
+            "resources": "/".join(r for r in (terr.primary, terr.secondary) if r),
+            "ctrl": holding.controller or "", "settlement": wb.SETTLEMENT_NAMES[holding.level]
+            if holding.level else "", "fort": wb.FORTIFICATION_NAMES[holding.fort]
+            if holding.fort else "", "roads": ", ".join(roads),
+            "armies": ", ".join(f"{a.id[1:]}{'' if a.ready else '-'}{'•' * a.damage}"
+                                f" ({a.owner})" for a in state.armies_in(code)),
+        })
+    page = paper.pages[0]
+    return {**_base(access, "Map", options, f"Map of {campaign.name}"),
+            "image": GeneratedImage(page.svg), "frame_w": page.width_mm,
+            "frame_h": page.height_mm,
+            "legend": [{"svg": mark_safe(i.svg), "label": i.label} for i in paper.legend],
+            "territories": territories}
+
+
+def reference_context(access: Access, obj: None, options: PrintOptions, *,
+                      base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """Phases, the Resource Dice, Table 3, Table 4 and the achievements, in our own words,
+    with this campaign's options."""
+    loaded = st.load(access.campaign)
+    opts = loaded.options
+    prices = [(item, construction.price(item, opts)) for item in (
+        construction.ROAD_ITEM, construction.VILLAGE_ITEM, construction.TOWN_ITEM,
+        construction.CITY_ITEM, construction.WALLS_ITEM, construction.FORTRESS_ITEM,
+        construction.CASTLE_ITEM, construction.ARMY_ITEM, construction.PROVISIONS_ITEM,
+        construction.RESUPPLY_ITEM)]
+    table3 = [(("control only", "village", "town", "city")[lvl], GOLD_BY_LEVEL[lvl],
+               PRIMARY_BY_LEVEL[lvl], SECONDARY_BY_LEVEL[lvl]) for lvl in range(4)]
+    return {**_base(access, "Rules reference", options, "War of Kings: reference"),
+            "prices": prices, "table3": table3, "opts": opts,
+            "steps": [services.phase_name(p) for p in (*wb.CONSTRUCTION_STEPS,
+                                                       *wb.TURN_PHASES)],
+            "empire_ap": EMPIRE_AP, "fortified_ap": FORTIFIED_AP,
+            "fortified": FORTIFIED_THRESHOLD, "merchant": MERCHANT_THRESHOLD,
+            "warlord": WARLORD_THRESHOLD}
+
+
+def _own_or_public(access: Access, kingdom: Kingdom) -> bool:
+    """Stockpiles, ledgers and AP are public in War of Kings (WOK-TURN-7)."""
+    return True
+
+
+LEDGER = PdfSheet(
+    slug="wok-ledger", title="Economic ledger", template=T + "ledger.html",
+    context=ledger_context, may_see=_own_or_public, objects=_seated, get=_get_kingdom,
+    label=lambda k: k.name, group="Kingdoms",
+    filename=lambda access, k: download_name(access.campaign.slug, "ledger", k.name,
+                                             f"round-{access.campaign.year}"),
+    description="The ledger pad: what each Resource Die colour pays, gold per round, AP.",
+)
+KINGDOM = PdfSheet(
+    slug="wok-kingdom", title="Kingdom sheet", template=T + "kingdom.html",
+    context=kingdom_context, may_see=_own_or_public, objects=_seated, get=_get_kingdom,
+    label=lambda k: k.name, group="Kingdoms",
+    filename=lambda access, k: download_name(access.campaign.slug, "kingdom", k.name,
+                                             f"round-{access.campaign.year}"),
+    description="Territories, settlements, fortifications, armies and achievements.",
+)
+MAP = PdfSheet(
+    slug="wok-map", title="Map", template=T + "map.html", context=map_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "map",
+                                               f"round-{access.campaign.year}"),
+    description="The board, and every territory with its holder, settlement, roads and armies.",
+)
+REFERENCE = PdfSheet(
+    slug="wok-reference", title="Rules reference", template=T + "reference.html",
+    context=reference_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "reference"),
+    description="Phases, Resource Dice, Tables 3 and 4, achievements, with this game's options.",
+)
+
+SHEETS = [MAP, REFERENCE, LEDGER, KINGDOM]

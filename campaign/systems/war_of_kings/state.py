@@ -1,0 +1,326 @@
+"""The board as the rules see it, read from the shared tables and written back.
+
+:func:`load` reads a campaign in a fixed number of queries (campaign, kingdoms, tiles, armies,
+balances) into the rules' :class:`GameState`: a territory is a ``Tile`` (emblem colour as its
+terrain; primary and secondary resource, culture, fortification and the rounds things changed in
+``data``), a road is the ``road`` feature on the border (either side), control is the tile's
+controller or ``data["malador"]``, the stockpile is the ledger's balances. Kingdoms appear in the
+rules under their names, so the rules' refusals read naturally.
+
+:func:`apply` writes a new state back through the event's ``Recorder``: changed tiles, roads on
+both sides of a border, armies, and the stockpile differences as ledger entries citing the rule
+of the action. So every action is "load, call a pure rule, apply", and undo restores it exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from campaign.chronicle import Recorder
+from campaign.locking import lock_campaign, lock_kingdoms
+from campaign.models import Campaign, Kingdom, Tile
+from campaign.services import ServiceError
+from campaign.systems.war_of_kings.models import Army
+from campaign.systems.war_of_kings.rules import board as wb
+from campaign.systems.war_of_kings.rules.achievements import Holders, strict_losses
+from campaign.systems.war_of_kings.rules.options import Options, options_from
+from ledger.models import Balance
+from ledger.services import post
+
+SETUP = "setup"
+GAME_OVER = "game_over"
+ROAD = "road"
+STOCK_FIELDS = (wb.GOLD, *wb.RESOURCES)
+SETTLEMENT_LEVEL = {"": 0, "village": wb.VILLAGE, "town": wb.TOWN, "city": wb.CITY}
+LEVEL_SETTLEMENT = {v: k for k, v in SETTLEMENT_LEVEL.items()}
+TERRAIN_KIND = {"peak": wb.WINTER_CENTER, "mountains": wb.IMPASSABLE}
+_TILE_FIELDS = ("id", "label", "name", "terrain", "settlement", "controller_id", "adjacent",
+                "edges", "data", "explored", "q", "r")
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One ledger movement (``ledger.services.Line``)."""
+
+    resource: str
+    amount: int
+    rule_id: str
+    source: str
+
+
+@dataclass
+class Loaded:
+    """A campaign read for the rules: the state and the rows behind it."""
+
+    campaign: Campaign
+    state: wb.GameState
+    options: Options
+    holders: Holders
+    kingdoms: dict[int, Kingdom]
+    tiles: dict[str, Tile]
+    armies: dict[str, Army]
+    by_name: dict[str, Kingdom] = field(default_factory=dict)
+
+    def kingdom(self, name: str | None) -> Kingdom | None:
+        return self.by_name.get(name) if name else None
+
+    def name(self, kingdom: Kingdom | int) -> str:
+        pk = kingdom if isinstance(kingdom, int) else kingdom.pk
+        return self.kingdoms[pk].name
+
+    @property
+    def started(self) -> bool:
+        return self.campaign.phase not in ("", SETUP)
+
+    @property
+    def over(self) -> bool:
+        return self.campaign.phase == GAME_OVER
+
+    def territory_name(self, code: str) -> str:
+        tile = self.tiles.get(code)
+        return tile.name or code if tile is not None else code
+
+
+def holders_from(data: Mapping[str, Any], kingdoms: Mapping[int, Kingdom]) -> Holders:
+    def name(pk: Any) -> str | None:
+        return kingdoms[pk].name if isinstance(pk, int) and pk in kingdoms else None
+
+    return Holders(name(data.get("master_merchant")), name(data.get("warlord")))
+
+
+def holders_json(holders: Holders, by_name: Mapping[str, Kingdom]) -> dict[str, int | None]:
+    def pk(name: str | None) -> int | None:
+        return by_name[name].pk if name in by_name else None
+
+    return {"master_merchant": pk(holders.master_merchant), "warlord": pk(holders.warlord)}
+
+
+def _culture_name(raw: Any, kingdoms: Mapping[int, Kingdom]) -> str | None:
+    if raw == "malador":
+        return wb.MALADOR
+    if isinstance(raw, int) and raw in kingdoms:
+        return kingdoms[raw].name
+    return None
+
+
+def _territory(tile: Tile) -> wb.TerritoryDef:
+    kind = TERRAIN_KIND.get(tile.terrain, wb.NORMAL)
+    if kind != wb.NORMAL:
+        return wb.TerritoryDef(tile.label, kind=kind, name=tile.name)
+    data = tile.data or {}
+    primary = data.get("primary") if data.get("primary") in wb.RESOURCES else None
+    secondary = data.get("secondary") if data.get("secondary") in wb.RESOURCES else None
+    color = tile.terrain if tile.terrain in wb.COLOURS else None
+    return wb.TerritoryDef(tile.label, color, primary, secondary, wb.NORMAL, tile.name)
+
+
+def _holding(tile: Tile, kingdoms: Mapping[int, Kingdom]) -> wb.Holding:
+    data = tile.data or {}
+    controller = None
+    if tile.controller_id in kingdoms:
+        controller = kingdoms[tile.controller_id].name
+    elif data.get("malador"):
+        controller = wb.MALADOR
+    level = SETTLEMENT_LEVEL.get(tile.settlement, 0)
+    culture = _culture_name(data.get("culture"), kingdoms) if level else None
+    if level and culture is None:
+        culture = controller or wb.MALADOR
+    return wb.Holding(controller, level, culture, int(data.get("fort", 0) or 0),
+                      data.get("settlement_round"), data.get("fort_round"),
+                      data.get("raised_round"), int(data.get("raised", 0) or 0))
+
+
+def army_id(number: int) -> str:
+    return f"A{number}"
+
+
+def load(campaign: Campaign, *, lock: bool = False) -> Loaded:
+    """The campaign's board as a ``GameState``; with ``lock`` every row a write may change is
+    locked first, in the documented order (campaign, kingdoms by id, tiles, armies)."""
+    if lock:
+        campaign = lock_campaign(campaign)
+        kingdom_rows = sorted(lock_kingdoms(campaign).values(),
+                              key=lambda k: (k.order_position is None, k.order_position or 0,
+                                             k.pk))
+        tile_rows = list(Tile.objects.select_for_update().filter(map__campaign=campaign)
+                         .only(*_TILE_FIELDS).order_by("pk"))
+        army_rows = list(Army.objects.select_for_update().filter(campaign=campaign)
+                         .order_by("pk"))
+    else:
+        kingdom_rows = list(Kingdom.objects.filter(campaign=campaign)
+                            .order_by("order_position", "pk"))
+        tile_rows = list(Tile.objects.filter(map__campaign=campaign).only(*_TILE_FIELDS)
+                         .order_by("pk"))
+        army_rows = list(Army.objects.filter(campaign=campaign).order_by("pk"))
+    kingdoms = {k.pk: k for k in kingdom_rows}
+    by_name = {k.name: k for k in kingdom_rows}
+    tiles = {t.label: t for t in tile_rows}
+    by_id = {t.pk: t for t in tile_rows}
+    borders = []
+    for tile in tile_rows:
+        for other in tile.adjacent or []:
+            if other in tiles and tile.label < other:
+                borders.append((tile.label, other))
+    game_map = wb.make_map([_territory(t) for t in tile_rows], borders)
+    roads = set()
+    for tile in tile_rows:
+        for other, features in (tile.edges or {}).items():
+            if ROAD in features and other in tiles and other in (tile.adjacent or []):
+                roads.add(wb.border(tile.label, other))
+    holdings = {t.label: _holding(t, kingdoms) for t in tile_rows}
+    seated = [k for k in kingdom_rows if k.capital_tile_id in by_id]
+    capitals = {k.name: by_id[k.capital_tile_id].label for k in seated}
+    armies = []
+    army_map = {}
+    for row in army_rows:
+        owner = kingdoms[row.owner_id].name if row.owner_id in kingdoms else wb.MALADOR
+        culture = kingdoms[row.culture_id].name if row.culture_id in kingdoms else wb.MALADOR
+        ident = army_id(row.number)
+        armies.append(wb.Army(ident, owner, by_id[row.tile_id].label, row.damage, row.ready,
+                              row.raised_round, culture,
+                              by_id[row.came_from_id].label if row.came_from_id in by_id
+                              else None))
+        army_map[ident] = row
+    stock: dict[str, dict[str, int]] = {k.name: {} for k in kingdom_rows}
+    for kingdom_id, resource, amount in Balance.objects.filter(
+            kingdom__campaign=campaign).values_list("kingdom_id", "resource", "amount"):
+        if kingdom_id in kingdoms and resource in STOCK_FIELDS:
+            stock[kingdoms[kingdom_id].name][resource] = amount
+    run = campaign.state or {}
+    lead = kingdoms[run["lead"]].name if run.get("lead") in kingdoms else None
+    active = kingdoms[run["active"]].name if run.get("active") in kingdoms else None
+    state = wb.GameState(
+        map=game_map, holdings=holdings, roads=frozenset(roads), capitals=capitals,
+        stockpiles={name: wb.Stock(**s) for name, s in stock.items()},
+        armies=tuple(armies), seats=tuple(k.name for k in seated) or (),
+        round=campaign.year, phase=campaign.phase if campaign.phase else SETUP,
+        lead=lead, active=active,
+        eliminated=frozenset(k.name for k in seated if (k.data or {}).get("eliminated")),
+        forfeited=frozenset(k.name for k in seated if (k.data or {}).get("forfeited")),
+    )
+    try:
+        options = options_from(campaign.options)
+    except ValueError as exc:
+        raise ServiceError(f"This campaign's options cannot be read: {exc}") from None
+    return Loaded(campaign, state, options, holders_from(run.get("holders", {}), kingdoms),
+                  kingdoms, tiles, army_map, by_name)
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+def _tile_values(loaded: Loaded, tile: Tile, holding: wb.Holding) -> dict[str, Any]:
+    data = dict(tile.data or {})
+    controller = loaded.kingdom(holding.controller)
+    data.pop("malador", None)
+    if holding.controller == wb.MALADOR:
+        data["malador"] = True
+    if holding.level:
+        culture = loaded.kingdom(holding.culture)
+        data["culture"] = culture.pk if culture is not None else "malador"
+    else:
+        data.pop("culture", None)
+    for key, value in (("fort", holding.fort), ("settlement_round", holding.settlement_round),
+                       ("fort_round", holding.fort_round), ("raised_round", holding.raised_round),
+                       ("raised", holding.raised)):
+        if value:
+            data[key] = value
+        else:
+            data.pop(key, None)
+    return {"controller": controller, "settlement": LEVEL_SETTLEMENT[holding.level],
+            "data": data, "explored": tile.explored or holding.controller is not None}
+
+
+def apply(rec: Recorder, loaded: Loaded, new: wb.GameState, *, rule_id: str, source: str,
+          lines: list[tuple[Kingdom, LedgerLine]] | None = None,
+          run: dict[str, Any] | None = None) -> None:
+    """Write ``new`` over ``loaded.state``: every change through ``rec``. Stockpile changes are
+    booked as ledger entries citing ``rule_id`` and ``source`` (or as ``lines``, which must add
+    up to the same change: what is shown is what is booked). ``run`` replaces keys of the
+    campaign's running state; the holders follow WOK-AMB-3 when the timing is strict."""
+    old = loaded.state
+    for code, holding in new.holdings.items():
+        if old.holding(code) != holding:
+            tile = loaded.tiles[code]
+            values = _tile_values(loaded, tile, holding)
+            changed = {k: v for k, v in values.items()
+                       if (getattr(tile, k) if k != "controller" else tile.controller_id)
+                       != (v if k != "controller" else (v.pk if v else None))}
+            if changed:
+                rec.update(tile, **changed)
+    for pair in new.roads - old.roads:
+        a, b = sorted(pair)
+        for here, there in ((a, b), (b, a)):
+            tile = loaded.tiles[here]
+            edges = {k: list(v) for k, v in (tile.edges or {}).items()}
+            features = set(edges.get(there, []))
+            if ROAD not in features:
+                edges[there] = sorted(features | {ROAD})
+                rec.update(tile, edges=edges)
+    _apply_armies(rec, loaded, new)
+    diff: dict[tuple[int, str], int] = {}
+    for name in set(new.stockpiles) | set(old.stockpiles):
+        before, after = old.stock(name), new.stock(name)
+        for resource in STOCK_FIELDS:
+            delta = after.amount(resource) - before.amount(resource)
+            if delta:
+                diff[(loaded.by_name[name].pk, resource)] = delta
+    if lines is None:
+        lines = [(loaded.kingdoms[pk], LedgerLine(resource, amount, rule_id, source))
+                 for (pk, resource), amount in sorted(diff.items())]
+    else:
+        booked: dict[tuple[int, str], int] = {}
+        for kingdom, line in lines:
+            key = (kingdom.pk, line.resource)
+            booked[key] = booked.get(key, 0) + line.amount
+        if {k: v for k, v in booked.items() if v} != diff:
+            raise AssertionError("The ledger lines do not add up to the change of stockpiles.")
+    post(rec, lines)
+    campaign = loaded.campaign
+    state = dict(campaign.state or {})
+    state.update(run or {})
+    lead, active = loaded.kingdom(new.lead), loaded.kingdom(new.active)
+    state["lead"] = lead.pk if lead else None
+    state["active"] = active.pk if active else None
+    holders = holders_from(state.get("holders", {}), loaded.kingdoms)
+    strict = strict_losses(new, holders, loaded.options)
+    if strict != holders:
+        state["holders"] = holders_json(strict, loaded.by_name)
+    values: dict[str, Any] = {}
+    if state != (campaign.state or {}):
+        values["state"] = state
+    if new.round != campaign.year:
+        values["year"] = new.round
+    if new.phase != campaign.phase and new.phase != SETUP:
+        values["phase"] = new.phase
+    if values:
+        rec.update(campaign, **values)
+
+
+def _apply_armies(rec: Recorder, loaded: Loaded, new: wb.GameState) -> None:
+    old_ids = {a.id: a for a in loaded.state.armies}
+    new_ids = {a.id: a for a in new.armies}
+    tiles = loaded.tiles
+    for ident in sorted(set(old_ids) - set(new_ids)):
+        rec.delete(loaded.armies[ident])
+    for ident, army in new_ids.items():
+        values = {
+            "owner": loaded.kingdom(army.owner), "culture": loaded.kingdom(army.culture),
+            "tile": tiles[army.territory], "damage": army.damage, "ready": army.ready,
+            "raised_round": army.raised_round,
+            "came_from": tiles[army.came_from] if army.came_from else None,
+        }
+        if ident not in old_ids:
+            rec.create(Army(campaign=loaded.campaign, number=int(ident[1:]), **values))
+        elif old_ids[ident] != army:
+            row = loaded.armies[ident]
+            rec.update(row, **values)
+
+
+def next_army_number(loaded: Loaded) -> int:
+    return max((row.number for row in loaded.armies.values()), default=0) + 1
+
+
+def with_phase(state: wb.GameState, phase: str) -> wb.GameState:
+    return replace(state, phase=phase)

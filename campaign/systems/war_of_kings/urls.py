@@ -1,0 +1,20 @@
+"""War of Kings' own pages, mounted by the core under /c/<slug>/wok/ in the "wok" namespace
+(RuleSystem.shell's ``urlpatterns``). Nothing imports it but the shell."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from campaign.systems.war_of_kings import views
+
+urlpatterns = [
+    path("setup/", views.setup, name="setup"),
+    path("build/", views.build, name="build"),
+    path("trade/", views.trade, name="trade"),
+    path("deal/", views.deal, name="deal"),
+    path("support/", views.settle, name="settle"),
+    path("next/", views.next_phase, name="next"),
+    path("territory/", views.territory, name="territory"),
+    path("v06/", views.use_v06, name="v06"),
+    path("ledger/<int:kingdom_id>/", views.ledger_page, name="ledger"),
+]

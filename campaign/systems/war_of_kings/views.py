@@ -1,0 +1,364 @@
+"""War of Kings pages and actions.
+
+Every action is a POST a player makes for their own kingdom, or a GM for any kingdom
+(``kingdom`` in the form). Input out of shape is refused with 400, a refusal by the rules or the
+services with 409 and the reason (which names the rule); nothing changes either way. An htmx
+POST gets the play page's fragment back, a plain POST is redirected to the play page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign.access import Access, get_campaign_for, get_kingdom_for
+from campaign.models import Kingdom, Role
+from campaign.once import applies_once
+from campaign.parsing import ParseError, parse_id, parse_int
+from campaign.services import ServiceError
+from campaign.systems.war_of_kings import services
+from campaign.systems.war_of_kings import state as st
+from campaign.systems.war_of_kings.reading import RESOURCE_NAMES, kingdom_economy, standings
+from campaign.systems.war_of_kings.rules import board as wb
+from campaign.systems.war_of_kings.rules import construction, economy
+from campaign.systems.war_of_kings.rules.armies import support
+from campaign.systems.war_of_kings.rules.boards import hex_realm
+from campaign.systems.war_of_kings.rules.turns import turn_order
+from campaign.views.common import refuse, tabs_context
+
+SLUG = "war-of-kings"
+
+
+def wok_access(request: HttpRequest, slug: str, role: str = Role.PLAYER) -> Access:
+    access = get_campaign_for(request, slug, role=role)
+    if access.campaign.rule_system != SLUG:
+        raise Http404("This page belongs to War of Kings campaigns.")
+    return access
+
+
+def acting_kingdom(request: HttpRequest, access: Access) -> Kingdom:
+    """The kingdom this request acts for: the player's own, or the one a GM names."""
+    if access.is_gm:
+        raw = request.POST.get("kingdom", "").strip()
+        if raw:
+            pk = parse_id(raw)
+            if pk is None:
+                raise ParseError("“kingdom” must be a kingdom's id from the form.")
+            return get_kingdom_for(access, pk)
+        if access.kingdom is not None:
+            return access.kingdom
+        raise ParseError("Say which kingdom this is for.")
+    if access.kingdom is None:
+        raise PermissionDenied("You have no kingdom in this campaign.")
+    return access.kingdom
+
+
+def _run(request: HttpRequest, access: Access, action: Callable[[], Any]) -> HttpResponse:
+    try:
+        event = action()
+    except ParseError as exc:
+        return refuse(request, str(exc), status=400, context=tabs_context(access, "play"))
+    except ServiceError as exc:
+        return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
+    if request.htmx:
+        from campaign.views.play import render_play
+
+        access.campaign.refresh_from_db()
+        response = render_play(request, access, fragment=True)
+        response["HX-Trigger"] = "campaign-changed"
+        return response
+    messages.success(request, event.summary)
+    return redirect("campaign:play", access.campaign.slug)
+
+
+def _choice(request: HttpRequest, name: str, allowed: tuple[str, ...]) -> str:
+    value = request.POST.get(name, "").strip()
+    if value not in allowed:
+        raise ParseError(f"“{name}” must be one of: {', '.join(allowed)}.")
+    return value
+
+
+def dice_from(inputs: Mapping[str, str]) -> list[str] | None:
+    """The three Resource Dice colours typed in (``die1``..``die3``), or None to roll."""
+    typed = [str(inputs.get(f"die{i}", "")).strip() for i in (1, 2, 3)]
+    if not any(typed):
+        return None
+    if not all(d in wb.COLOURS for d in typed):
+        raise ServiceError("WOK-ECON-2: give the colour of all three Resource Dice (red, yellow, "
+                           "green or blue), or leave them empty for the app to roll.")
+    return typed
+
+
+# --- actions --------------------------------------------------------------------------------
+
+@login_required
+@require_POST
+def setup(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-SETUP-2..9: the GM seats the kingdoms at crest positions and the lead is drawn."""
+    access = wok_access(request, slug, role=Role.GM)
+
+    def action() -> Any:
+        seats = []
+        for kingdom in Kingdom.objects.filter(campaign=access.campaign).order_by("pk"):
+            raw = request.POST.get(f"seat_{kingdom.pk}", "").strip()
+            if not raw:
+                continue
+            capital, _, front = raw.partition("|")
+            if not capital or not front or len(raw) > 90:
+                raise ParseError("Each seat is a crest position from the form.")
+            seats.append((parse_int(request.POST.get(f"order_{kingdom.pk}", ""), 1, 9,
+                                    "seat order", default=9), kingdom.pk,
+                           services.SeatChoice(kingdom, capital, front)))
+        seats.sort(key=lambda s: (s[0], s[1]))
+        lead = request.POST.get("lead", "").strip()
+        drawn = parse_int(lead, 1, len(seats) or 1, "lead marker") - 1 if lead else None
+        return services.start_game(access.campaign, request.user, [s[2] for s in seats], drawn)
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+@applies_once
+def build(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-COST-1: build or upgrade in a territory, raise an army, or build a road."""
+    access = wok_access(request, slug)
+
+    def action() -> Any:
+        kingdom = acting_kingdom(request, access)
+        item = _choice(request, "item", (*construction.TERRITORY_ITEMS,
+                                         construction.ROAD_ITEM))
+        where = request.POST.get("where", "").strip()
+        if not where or len(where) > 90:
+            raise ParseError("Say where to build.")
+        return services.build(access.campaign, request.user, kingdom, item, where)
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def trade(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-MKT-1: a trade with the market."""
+    access = wok_access(request, slug)
+
+    def action() -> Any:
+        kingdom = acting_kingdom(request, access)
+        give = _choice(request, "give", (wb.GOLD, *wb.RESOURCES))
+        receive = _choice(request, "receive", wb.RESOURCES)
+        lots = parse_int(request.POST.get("lots", ""), 1, 99, "how many", default=1)
+        return services.trade(access.campaign, request.user, kingdom, give, receive, lots)
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def deal(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-MKT-2: goods handed to another kingdom by agreement."""
+    access = wok_access(request, slug)
+
+    def action() -> Any:
+        giver = acting_kingdom(request, access)
+        pk = parse_id(request.POST.get("to", ""))
+        if pk is None:
+            raise ParseError("Say which kingdom receives.")
+        taker = get_kingdom_for(access, pk)
+        amount = wb.Stock(**{r: parse_int(request.POST.get(r, ""), 0, 999, r, default=0)
+                             for r in st.STOCK_FIELDS})
+        note = request.POST.get("note", "").strip()[:100]
+        return services.deal(access.campaign, request.user, giver, taker, amount, note)
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def settle(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-SUPPORT-4: provisions or removal for each unsupported army."""
+    access = wok_access(request, slug)
+
+    def action() -> Any:
+        kingdom = acting_kingdom(request, access)
+        provision, remove = [], []
+        for key, value in request.POST.items():
+            if not key.startswith("army_"):
+                continue
+            number = parse_int(key[5:], 1, 999_999, "army")
+            if value == "provision":
+                provision.append(number)
+            elif value == "remove":
+                remove.append(number)
+            elif value != "":
+                raise ParseError("Each army is provisioned or removed.")
+        return services.settle(access.campaign, request.user, kingdom, provision, remove)
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def next_phase(request: HttpRequest, slug: str) -> HttpResponse:
+    """The active player closes a phase of their own turn (WOK-TURN-3); the GM may too."""
+    access = wok_access(request, slug)
+
+    def action() -> Any:
+        campaign = access.campaign
+        active = (campaign.state or {}).get("active")
+        if not access.is_gm and (access.kingdom is None or access.kingdom.pk != active):
+            raise ServiceError("Only the player whose turn it is, or a GM, ends this phase "
+                               "(WOK-TURN-3).")
+        if campaign.phase not in wb.TURN_PHASES:
+            raise ServiceError("Only a GM closes the steps of the Construction Phase and the "
+                               "round (WOK-TURN-2).")
+        expected = request.POST.get("clock", "")
+        if expected and expected != campaign.clock_label():
+            raise ServiceError("The game moved on while this page was open; look again.")
+        return services.advance(campaign, request.user)
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def territory(request: HttpRequest, slug: str) -> HttpResponse:
+    """The GM sets a territory's resources, culture, fortification and Malador control."""
+    access = wok_access(request, slug, role=Role.GM)
+
+    def action() -> Any:
+        label = request.POST.get("label", "").strip()
+        culture_raw = request.POST.get("culture", "").strip()
+        culture: Any = None
+        if culture_raw == "malador":
+            culture = "malador"
+        elif culture_raw:
+            culture = parse_id(culture_raw)
+            if culture is None:
+                raise ParseError("“culture” must be a kingdom from the form.")
+        values = {
+            "primary": _choice(request, "primary", ("", *wb.RESOURCES)),
+            "secondary": _choice(request, "secondary", ("", *wb.RESOURCES)),
+            "fort": parse_int(request.POST.get("fort", ""), 0, 3, "fortification", default=0),
+            "culture": culture,
+            "malador": request.POST.get("malador") == "on",
+        }
+        return services.edit_territory(access.campaign, request.user, label, values)
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def use_v06(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-V06-*: the GM switches the campaign to the v0.6 preview's numbers."""
+    access = wok_access(request, slug, role=Role.GM)
+    return _run(request, access, lambda: services.use_v06(access.campaign, request.user))
+
+
+@login_required
+@require_GET
+def ledger_page(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
+    """A kingdom's economic ledger with every figure explained: which territory, which level,
+    connected or why not (WOK-LEDGER-3, WOK-ECON-4..8). Public, like the stockpile
+    (WOK-TURN-7)."""
+    access = wok_access(request, slug, role=Role.OBSERVER)
+    kingdom = get_kingdom_for(access, kingdom_id)
+    loaded = st.load(access.campaign)
+    if kingdom.name not in loaded.state.capitals:
+        raise Http404("This kingdom has no seat in the game yet.")
+    context = {**tabs_context(access, "play"), "kingdom": kingdom,
+               **kingdom_economy(loaded, kingdom.name)}
+    return render(request, "campaign/systems/war_of_kings/ledger.html", context)
+
+
+# --- contexts -------------------------------------------------------------------------------
+
+def _seat_options(loaded: st.Loaded) -> list[dict[str, str]]:
+    """Crest positions for setup: the preset's, else every territory with exactly three
+    playable neighbours, each with a neighbour in front (WOK-SETUP-4, WOK-SETUP-10)."""
+    game_map = loaded.state.map
+    preset = hex_realm()
+    crests = [c for c in preset.crests
+              if c.capital in game_map and c.front in game_map
+              and game_map.adjacent(c.capital, c.front)]
+    if crests:
+        return [{"value": f"{c.capital}|{c.front}",
+                 "label": f"Crest {c.column}: {c.capital} (front {c.front})"} for c in crests]
+    found = []
+    for code in game_map.codes:
+        if not game_map.territory(code).playable:
+            continue
+        near = sorted(t for t in game_map.neighbours(code) if game_map.territory(t).playable)
+        if len(near) == 3:
+            found.extend({"value": f"{code}|{front}", "label": f"{code} (front {front})"}
+                         for front in near)
+    return found
+
+
+def play_context(access: Access) -> dict[str, Any]:
+    loaded = st.load(access.campaign)
+    state = loaded.state
+    campaign = loaded.campaign
+    context: dict[str, Any] = {
+        "wok": loaded, "phase_label": services.clock_label(campaign),
+        "phase": state.phase, "setup": not loaded.started, "over": loaded.over,
+        "colours": wb.COLOURS, "resources": wb.RESOURCES, "stock_fields": st.STOCK_FIELDS,
+        "resource_names": RESOURCE_NAMES,
+    }
+    if not loaded.started:
+        context["seat_options"] = _seat_options(loaded) if access.is_gm else []
+        context["kingdoms"] = list(loaded.kingdoms.values())
+        return context
+    run = campaign.state or {}
+    order = turn_order(state) if state.seats else ()
+    context.update({
+        "order": [loaded.by_name[k] for k in order],
+        "lead": loaded.kingdom(state.lead),
+        "active": loaded.kingdom(state.active),
+        "my_turn": bool(access.kingdom and state.active == access.kingdom.name),
+        "in_turn": state.phase in wb.TURN_PHASES,
+        "standings": standings(loaded),
+        "winner": loaded.kingdoms.get(run.get("winner")) if run.get("winner") else None,
+        "tied": [loaded.kingdoms[pk] for pk in run.get("tied", []) if pk in loaded.kingdoms],
+        "gold_due": [(loaded.by_name[k], economy.gold_generation(state, k))
+                     for k in state.kingdoms],
+        "support_due": [(loaded.by_name[k], support(state, k),
+                         k in run.get("settled", [])) for k in state.kingdoms],
+        "others": [k for k in loaded.kingdoms.values() if k.name in state.capitals],
+        "target": loaded.options.ap_target,
+    })
+    me = access.kingdom if access.kingdom and access.kingdom.name in state.capitals else None
+    if me is None and access.is_gm and state.active:
+        me = loaded.kingdom(state.active)
+    if me is not None:
+        context["me"] = me
+        context.update(kingdom_economy(loaded, me.name))
+        if state.phase == wb.CONSTRUCTION:
+            context["builds"] = construction.available_builds(state, me.name, loaded.options)
+        if state.phase == wb.CHECK_SUPPORT:
+            check = support(state, me.name)
+            context["my_unsupported"] = check.unsupported
+            context["my_choosable"] = [int(a[1:]) for a in check.choosable]
+            context["settled"] = me.name in run.get("settled", [])
+    return context
+
+
+def overview_context(access: Access) -> dict[str, Any]:
+    loaded = st.load(access.campaign)
+    if not loaded.started:
+        return {}
+    return {"wok_standings": standings(loaded), "target": loaded.options.ap_target}
+
+
+def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
+    loaded = st.load(access.campaign)
+    if kingdom.name not in loaded.state.capitals:
+        return {}
+    return {"wok_kingdom": kingdom, **kingdom_economy(loaded, kingdom.name)}
