@@ -205,6 +205,7 @@ TEMPLATE_SLOTS = ("tile_panel_extra", "kingdom_summary", "play", "overview")
 REGISTRY: dict[str, str] = {
     "mighty-kingdoms": "campaign.systems.mighty_kingdoms:SYSTEM",
     "war-of-kings": "campaign.systems.war_of_kings:SYSTEM",
+    "swords-and-stones": "campaign.systems.swords_and_stones:SYSTEM",
 }
 
 RETIRED_SYSTEM = RuleSystem(

@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "battles",
     "campaign.systems.mighty_kingdoms",
     "campaign.systems.war_of_kings",
+    "campaign.systems.swords_and_stones",
 ]
 
 MIDDLEWARE = [
