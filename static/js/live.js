@@ -59,6 +59,22 @@
     if (p) p.hidden = !show;
   }
 
+  // Walk the old and the new region together: a subtree without a form in use is replaced by
+  // the new one; one holding such a form is entered, and the form itself is left where it is
+  // (moving it would take its focus away). Only where both pages have the same shape down to
+  // each such form (the same tags and the same number of children on the way, and the same form
+  // there), so the dry run says first whether the swap can be made.
+  function walk(oldNode, newNode, keep, apply) {
+    if (keep.indexOf(oldNode) >= 0) return newNode.nodeName === "FORM";
+    var holds = keep.some(function (form) { return oldNode.contains(form); });
+    if (!holds) { if (apply) oldNode.replaceWith(newNode); return true; }
+    if (oldNode.nodeName !== newNode.nodeName) return false;
+    var olds = Array.prototype.slice.call(oldNode.childNodes), news = Array.prototype.slice.call(newNode.childNodes);
+    if (olds.length !== news.length) return false;
+    for (var i = 0; i < olds.length; i++) if (!walk(olds[i], news[i], keep, apply)) return false;
+    return true;
+  }
+
   function refresh() {
     var main = document.getElementById("main"), header = document.querySelector(".campaign-header");
     if (!main || busy) return;
@@ -70,13 +86,13 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         var newMain = doc.getElementById("main"), newHeader = doc.querySelector(".campaign-header");
         if (!newMain) return;
-        var old = formsByKey(main), fresh = formsByKey(newMain), kept = [];
+        var old = formsByKey(main), fresh = formsByKey(newMain), keep = [];
         for (var key in old) {
           if (!inUse(old[key])) continue;
-          if (!fresh[key]) { stale = true; note(true); return; } // wait until the form is sent or cleared
-          kept.push([fresh[key], old[key]]);
+          if (!fresh[key]) { stale = true; note(true); return; } // wait until it is sent or cleared
+          keep.push(old[key]);
         }
-        kept.forEach(function (pair) { pair[0].replaceWith(pair[1]); });
+        if (!walk(main, newMain, keep, false)) { stale = true; note(true); return; }
         if (header && newHeader) {
           // The poller and its note stay: htmx keeps polling the element it knows.
           ["live", "live-note"].forEach(function (id) {
@@ -86,7 +102,8 @@
           header.replaceChildren.apply(header, Array.prototype.slice.call(newHeader.childNodes));
           htmx.process(header);
         }
-        main.replaceChildren.apply(main, Array.prototype.slice.call(newMain.childNodes));
+        if (keep.length) walk(main, newMain, keep, true);
+        else main.replaceChildren.apply(main, Array.prototype.slice.call(newMain.childNodes));
         htmx.process(main);
         stale = false;
         note(false);
