@@ -204,6 +204,7 @@ TEMPLATE_SLOTS = ("tile_panel_extra", "kingdom_summary", "play", "overview")
 
 REGISTRY: dict[str, str] = {
     "mighty-kingdoms": "campaign.systems.mighty_kingdoms:SYSTEM",
+    "middle-sea": "campaign.systems.middle_sea:SYSTEM",
     "war-of-kings": "campaign.systems.war_of_kings:SYSTEM",
     "swords-and-stones": "campaign.systems.swords_and_stones:SYSTEM",
 }

@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "ledger",
     "battles",
     "campaign.systems.mighty_kingdoms",
+    "campaign.systems.middle_sea",
     "campaign.systems.war_of_kings",
     "campaign.systems.swords_and_stones",
 ]

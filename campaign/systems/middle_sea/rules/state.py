@@ -667,3 +667,31 @@ def require_turn(state: GameState, name: str, phase: str) -> Player:
 def with_turn(state: GameState, **changes: Any) -> GameState:
     """The state with the current turn's record updated."""
     return replace(state, current=replace(state.current, **changes))
+
+
+def rename_player(state: GameState, old: str, new: str) -> GameState:
+    """The same game with a player's name changed everywhere it appears (seats, order, roads,
+    ports, the rebellion, the attacks of the turn, losers and winners), e.g. after the kingdom
+    was renamed; refuses a name another player has (MS-SETUP-1)."""
+    if old == new:
+        return state
+    if any(p.name == new for p in state.players):
+        raise RuleViolation(f"Another player is called {new!r} already (MS-SETUP-1).")
+    get_player(state, old)
+
+    def swap(name: str) -> str:
+        return new if name == old else name
+
+    rebellion = state.rebellion
+    return canonical(replace(
+        state,
+        players=tuple(replace(p, name=swap(p.name)) for p in state.players),
+        order=tuple(swap(n) for n in state.order),
+        roads=tuple(replace(r, owner=swap(r.owner)) for r in state.roads),
+        ports=tuple(replace(p, owner=swap(p.owner)) for p in state.ports),
+        rebellion=None if rebellion is None else replace(rebellion, owner=swap(rebellion.owner)),
+        current=replace(state.current,
+                        attacks=tuple((swap(a), k) for a, k in state.current.attacks)),
+        losers=tuple(swap(n) for n in state.losers),
+        winners=tuple(swap(n) for n in state.winners),
+    ))
