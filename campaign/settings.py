@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -164,7 +163,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # database, per account and, separately, per address: after AXES_FAILURE_LIMIT failures that
 # account (from anywhere) or that address (for any account) is refused for AXES_COOLOFF_TIME.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "campaign.signin.ThrottledSignIn",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
@@ -174,21 +173,9 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 # Behind N proxies that each append to X-Forwarded-For, the client is the N-th address from the
-# right; 0 (no proxy): the connection's own address.
+# right; 0 (no proxy): the connection's own address (campaign.signin.client_ip).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
-
-
-def client_ip(request: Any) -> str | None:
-    """The address failed sign-ins are counted against (``AXES_CLIENT_IP_CALLABLE``)."""
-    if TRUSTED_PROXY_COUNT:
-        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
-                if h.strip()]
-        if len(hops) >= TRUSTED_PROXY_COUNT:
-            return hops[-TRUSTED_PROXY_COUNT]
-    return request.META.get("REMOTE_ADDR")
-
-
-AXES_CLIENT_IP_CALLABLE = client_ip
+AXES_CLIENT_IP_CALLABLE = "campaign.signin.client_ip"
 
 # Content-Security-Policy: our own scripts, styles, fonts and images only; nothing inline, no
 # eval. Pages carry no inline script, no style attribute and no javascript: link (colour

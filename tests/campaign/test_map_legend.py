@@ -83,7 +83,7 @@ def test_legend_keys_are_the_maps_own_symbols(busy: World) -> None:
     assert 'stroke="#2f7fd8"' in items["River edge"]  # the map's river colour
     assert 'stroke="#7a4a21"' in items["Mountains edge"]
     assert ">S1</text>" in items["Ship"] and ">1</text>" in items["Army"]
-    assert items["Plain"] == '<span class="swatch" style="--c:#d9e6a6"></span>'
+    assert items["Plain"] == '<span class="swatch" data-c="#d9e6a6"></span>'
 
 
 @pytest.mark.system(MIGHTY_KINGDOMS)

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from campaign import settings as site_settings
+from campaign import signin
 from campaign.models import Campaign
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,15 +71,21 @@ def test_a_success_before_the_limit_starts_the_count_again(player: User) -> None
     assert _sign_in(client, "player", "pw-player").status_code == 302
 
 
-def test_the_address_counted_behind_trusted_proxies(monkeypatch: Any) -> None:
+def test_the_address_counted_behind_trusted_proxies(settings: Any) -> None:
     request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.1",
                                    HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7, 10.0.0.2")
-    assert site_settings.client_ip(request) == "127.0.0.1"
-    monkeypatch.setattr(site_settings, "TRUSTED_PROXY_COUNT", 2)
+    assert signin.client_ip(request) == "127.0.0.1"
+    settings.TRUSTED_PROXY_COUNT = 2
     # The client said "6.6.6.6" itself; our two proxies added the last two.
-    assert site_settings.client_ip(request) == "203.0.113.7"
-    monkeypatch.setattr(site_settings, "TRUSTED_PROXY_COUNT", 4)
-    assert site_settings.client_ip(request) == "127.0.0.1"
+    assert signin.client_ip(request) == "203.0.113.7"
+    settings.TRUSTED_PROXY_COUNT = 4
+    assert signin.client_ip(request) == "127.0.0.1"
+
+
+def test_a_sign_in_without_a_request_is_left_to_the_password_check(player: User) -> None:
+    """The test client's ``login`` calls ``authenticate()`` without a request."""
+    assert Client().login(username="player", password="pw-player")
+    assert not Client().login(username="player", password="wrong")
 
 
 def test_every_page_carries_the_policy(campaign: Campaign, player: User,
