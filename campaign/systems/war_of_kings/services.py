@@ -380,14 +380,17 @@ def edit_territory(campaign: Campaign, user: Any, label: str, values: Mapping[st
         else:
             data.pop("fort", None)
         culture = values.get("culture")
+        seats = {k.order_position for k in loaded.kingdoms.values()
+                 if k.capital_tile_id is not None}
         if culture == "malador":
             data["culture"] = "malador"
-        elif isinstance(culture, int) and culture in loaded.kingdoms:
+        elif isinstance(culture, int) and culture in seats:
             data["culture"] = culture
         elif culture in (None, ""):
             data.pop("culture", None)
         else:
-            raise ServiceError("A culture is a kingdom of this campaign or the Malador.")
+            raise ServiceError("A culture is the seat number of a kingdom in the game, or the "
+                               "Malador (WOK-CULT-1).")
         updates: dict[str, Any] = {}
         if values.get("malador"):
             data["malador"] = True

@@ -4,8 +4,9 @@
 balances) into the rules' :class:`GameState`: a territory is a ``Tile`` (emblem colour as its
 terrain; primary and secondary resource, culture, fortification and the rounds things changed in
 ``data``), a road is the ``road`` feature on the border (either side), control is the tile's
-controller or ``data["malador"]``, the stockpile is the ledger's balances. Kingdoms appear in the
-rules under their names, so the rules' refusals read naturally.
+controller or ``data["malador"]``, a culture is the seat number of its kingdom (or
+``"malador"``), the stockpile is the ledger's balances. Kingdoms appear in the rules under their
+names, so the rules' refusals read naturally.
 
 :func:`apply` writes a new state back through the event's ``Recorder``: changed tiles, roads on
 both sides of a border, armies, and the stockpile differences as ledger entries citing the rule
@@ -97,11 +98,13 @@ def holders_json(holders: Holders, by_name: Mapping[str, Kingdom]) -> dict[str, 
     return {"master_merchant": pk(holders.master_merchant), "warlord": pk(holders.warlord)}
 
 
-def _culture_name(raw: Any, kingdoms: Mapping[int, Kingdom]) -> str | None:
+def _culture_name(raw: Any, seats: Mapping[int, Kingdom]) -> str | None:
+    """A settlement's culture is stored as its kingdom's seat number (fixed at setup, carried by
+    campaign files as they are) or ``"malador"``."""
     if raw == "malador":
         return wb.MALADOR
-    if isinstance(raw, int) and raw in kingdoms:
-        return kingdoms[raw].name
+    if isinstance(raw, int) and raw in seats:
+        return seats[raw].name
     return None
 
 
@@ -116,7 +119,8 @@ def _territory(tile: Tile) -> wb.TerritoryDef:
     return wb.TerritoryDef(tile.label, color, primary, secondary, wb.NORMAL, tile.name)
 
 
-def _holding(tile: Tile, kingdoms: Mapping[int, Kingdom]) -> wb.Holding:
+def _holding(tile: Tile, kingdoms: Mapping[int, Kingdom],
+             seats: Mapping[int, Kingdom]) -> wb.Holding:
     data = tile.data or {}
     controller = None
     if tile.controller_id in kingdoms:
@@ -124,7 +128,7 @@ def _holding(tile: Tile, kingdoms: Mapping[int, Kingdom]) -> wb.Holding:
     elif data.get("malador"):
         controller = wb.MALADOR
     level = SETTLEMENT_LEVEL.get(tile.settlement, 0)
-    culture = _culture_name(data.get("culture"), kingdoms) if level else None
+    culture = _culture_name(data.get("culture"), seats) if level else None
     if level and culture is None:
         culture = controller or wb.MALADOR
     return wb.Holding(controller, level, culture, int(data.get("fort", 0) or 0),
@@ -169,7 +173,9 @@ def load(campaign: Campaign, *, lock: bool = False) -> Loaded:
         for other, features in (tile.edges or {}).items():
             if ROAD in features and other in tiles and other in (tile.adjacent or []):
                 roads.add(wb.border(tile.label, other))
-    holdings = {t.label: _holding(t, kingdoms) for t in tile_rows}
+    seats = {k.order_position: k for k in kingdom_rows
+             if k.order_position is not None and k.capital_tile_id is not None}
+    holdings = {t.label: _holding(t, kingdoms, seats) for t in tile_rows}
     seated = [k for k in kingdom_rows if k.capital_tile_id in by_id]
     capitals = {k.name: by_id[k.capital_tile_id].label for k in seated}
     armies = []
@@ -218,7 +224,7 @@ def _tile_values(loaded: Loaded, tile: Tile, holding: wb.Holding) -> dict[str, A
         data["malador"] = True
     if holding.level:
         culture = loaded.kingdom(holding.culture)
-        data["culture"] = culture.pk if culture is not None else "malador"
+        data["culture"] = culture.order_position if culture is not None else "malador"
     else:
         data.pop("culture", None)
     for key, value in (("fort", holding.fort), ("settlement_round", holding.settlement_round),

@@ -8,10 +8,8 @@ In the file it is ``campaign.systems["war-of-kings"]``. Version 1 holds:
 - ``battles``: offers of battle, by ``number``, with ``tile``, ``attacker`` (a kingdom name or
   null for the Malador), ``round``, ``status`` and ``data`` (army numbers and kingdom names
   only, never database ids);
-- ``cultures``: the culture of every settlement, ``{"tile": label, "culture": kingdom name or
-  null for the Malador}``. The core carries each tile's ``data`` as it is, whose ``culture`` is
-  a database id; on import the section writes it again from this list, so it names the new
-  kingdom rows.
+The board is in the core's tiles: a settlement's culture in a tile's ``data`` is the seat
+number of its kingdom (the core's kingdom ``order_position``) or ``"malador"``, never an id.
 
 Kingdom ids in the campaign's running state (lead, active player, the exclusive achievement
 holders, the winner) are references the core rewrites (``JSON_REFS``).
@@ -22,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign.models import Campaign, Tile
+from campaign.models import Campaign
 from campaign.systems.war_of_kings.models import Army, Battle
 from campaign.transfer.base import ImportRefused, Node, RefRule, Refs, RefSpec, bulk_create, unique
 from campaign.transfer.sections import PlanContext, WriteContext
@@ -42,7 +40,7 @@ JSON_REFS: dict[str, Any] = {
 
 
 def export_section(campaign: Campaign, refs: Refs) -> dict[str, Any]:
-    """Armies, battles and settlement cultures, each list sorted."""
+    """Armies and battles, each list sorted."""
     armies = [
         {"number": a.number, "owner": a.owner.name if a.owner else None,
          "culture": a.culture.name if a.culture else None, "tile": a.tile.label,
@@ -58,27 +56,18 @@ def export_section(campaign: Campaign, refs: Refs) -> dict[str, Any]:
         for b in Battle.objects.filter(campaign=campaign).select_related(
             "tile", "attacker").order_by("number")
     ]
-    names = {k.pk: k.name for k in campaign.kingdoms.all()}
-    cultures = []
-    for label, data in Tile.objects.filter(map__campaign=campaign).exclude(settlement="")\
-            .order_by("label").values_list("label", "data"):
-        raw = (data or {}).get("culture")
-        if raw is not None:
-            cultures.append({"tile": label, "culture": names.get(raw) if raw != "malador"
-                             else None})
-    return {"armies": armies, "battles": battles, "cultures": cultures}
+    return {"armies": armies, "battles": battles}
 
 
 @dataclass
 class SectionPlan:
     armies: list[dict[str, Any]] = field(default_factory=list)
     battles: list[dict[str, Any]] = field(default_factory=list)
-    cultures: list[dict[str, Any]] = field(default_factory=list)
 
 
 def plan_section(node: Node, context: PlanContext) -> SectionPlan:
-    """Check armies (unique numbers, damage 0 to 3, tiles and kingdoms of the file), battles and
-    cultures (tiles of the file, each once)."""
+    """Check armies (unique numbers, damage 0 to 3, tiles and kingdoms of the file) and battles
+    (unique numbers, tiles and kingdoms of the file)."""
     plan = SectionPlan()
     seen: dict[Any, str] = {}
     for item in node.nodes("armies", default=[]):
@@ -106,19 +95,13 @@ def plan_section(node: Node, context: PlanContext) -> SectionPlan:
             "status": item.choice("status", [s.value for s in Battle.Status]),
             "data": item.obj("data", default={}),
         })
-    seen = {}
-    for item in node.nodes("cultures", default=[]):
-        label = context.tile(item, "tile")
-        unique(seen, label, item.path, f"the culture of {label}")
-        plan.cultures.append({"tile": label,
-                              "culture": context.kingdom(item, "culture", null=True)})
     if len(plan.armies) > 100_000 or len(plan.battles) > 100_000:
         raise ImportRefused("campaign.systems.war-of-kings: too many rows.")
     return plan
 
 
 def write_section(plan: SectionPlan, context: WriteContext) -> None:
-    """Write armies and battles; point every settlement's culture at the new kingdom rows."""
+    """Write armies and battles."""
     campaign, kingdoms, tiles = context.campaign, context.kingdoms, context.tiles
     bulk_create(Army, [
         Army(campaign=campaign, number=a["number"],
@@ -135,9 +118,3 @@ def write_section(plan: SectionPlan, context: WriteContext) -> None:
                status=b["status"], data=b["data"])
         for b in plan.battles
     ])
-    for spec in plan.cultures:
-        tile = tiles[spec["tile"]]
-        data = dict(tile.data or {})
-        data["culture"] = kingdoms[spec["culture"]].pk if spec["culture"] else "malador"
-        Tile.objects.filter(pk=tile.pk).update(data=data)
-        tile.data = data

@@ -239,9 +239,7 @@ def territory(request: HttpRequest, slug: str) -> HttpResponse:
         if culture_raw == "malador":
             culture = "malador"
         elif culture_raw:
-            culture = parse_id(culture_raw)
-            if culture is None:
-                raise ParseError("“culture” must be a kingdom from the form.")
+            culture = parse_int(culture_raw, 1, 9, "culture")
         values = {
             "primary": _choice(request, "primary", ("", *wb.RESOURCES)),
             "secondary": _choice(request, "secondary", ("", *wb.RESOURCES)),
