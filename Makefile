@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 LOCK := requirements.lock
 
-.PHONY: run test deps test-deps lock system-test-deps check-deploy bench clean
+.PHONY: run test deps test-deps lock system-test-deps check-deploy bench bench-serve clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,11 @@ bench: deps
 	DEBUG=1 $(BIN)/python bench/mk_year.py
 	DEBUG=1 $(BIN)/python bench/simple_battles.py
 	DEBUG=1 $(BIN)/python bench/sheets.py
+
+## The real server set-up (gunicorn, 2 workers, PostgreSQL on 127.0.0.1, DEBUG off): requests/s
+## and answer times of the phone play page beside the sign-in page and a static file.
+bench-serve: deps
+	$(BIN)/python bench/serve.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-* media staticfiles test-output
