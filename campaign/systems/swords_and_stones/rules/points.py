@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from campaign.systems.swords_and_stones.rules.economy import STANDARD as STANDARD_MODE
+from campaign.systems.swords_and_stones.rules.economy import base_kit
 from campaign.systems.swords_and_stones.rules.grand_campaign import (
     CAPITAL,
     CLAIMED,
@@ -475,8 +477,16 @@ class StockLine:
     note: str = ""
 
 
+def kit_bundle(mode: str = STANDARD_MODE) -> Bundle:
+    """SNS-ECON-5, SNS-ECON-9: a game mode's kit as a Bundle: its resources and its Villagers.
+    The kit itself is the economy's (``economy.base_kit``), the one definition of it."""
+    kit = base_kit(mode)
+    return Bundle(villagers=kit.units.get("VILLAGER", 0),
+                  **{r: n for r, n in kit.resources.items() if r in Bundle().as_dict()})
+
+
 #: SNS-ECON-5: the standard start has all resources at 0, 3 Villagers and the King.
-STANDARD_START = Bundle(villagers=3)
+STANDARD_START = kit_bundle()
 
 
 @dataclass(frozen=True)
