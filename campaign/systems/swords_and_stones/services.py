@@ -102,13 +102,16 @@ def _games_played(campaign: Campaign) -> int:
     return Game.objects.filter(campaign=campaign, status=Game.Status.PLAYED).count()
 
 
-def _last_game(campaign: Campaign) -> Game | None:
-    return Game.objects.filter(campaign=campaign).order_by("-number").first()
+def _last_game(st: SnsState) -> Game | None:
+    if "last_game" not in st.memo:
+        st.memo["last_game"] = (Game.objects.filter(campaign=st.campaign)
+                                .select_related("challenger").order_by("-number").first())
+    return st.memo["last_game"]
 
 
-def _open_game(campaign: Campaign) -> Game | None:
-    return (Game.objects.filter(campaign=campaign)
-            .exclude(status=Game.Status.PLAYED).order_by("-number").first())
+def _open_game(st: SnsState) -> Game | None:
+    last = _last_game(st)
+    return last if last is not None and last.status != Game.Status.PLAYED else None
 
 
 # --- the map and the start of the campaign (SNS-GC-1..3, SNS-GC-9, SNS-KING-7) ---------------
@@ -189,7 +192,7 @@ def next_challenger(st: SnsState) -> str | None:
     """SNS-GC-4: whose turn it is to issue a challenge (the one after the last challenger)."""
     if not st.state.active():
         return None
-    last = _last_game(st.campaign)
+    last = _last_game(st)
     last_id = pid(last.challenger) if last is not None else None
     if last_id is not None and last_id not in {p.id for p in st.state.players}:
         last_id = None
@@ -203,10 +206,10 @@ def blockers(st: SnsState) -> list[str]:
     found = []
     if st.campaign.phase == PLACEMENT:
         found.append("Placement is still going on.")
-    open_game = _open_game(st.campaign)
+    open_game = _open_game(st)
     if open_game is not None:
         found.append(f"Game {open_game.number} is {open_game.get_status_display().lower()}.")
-    last = _last_game(st.campaign)
+    last = _last_game(st)
     if last is not None and last.pending:
         if "compensation" in last.pending:
             found.append(f"{last.pending['compensation']['beneficiary']} chooses compensation "
@@ -521,7 +524,7 @@ def spend_context(st: SnsState, kingdom: Kingdom) -> tuple[Game | None, str, str
                                                             list[str]]:
     """The game a kingdom's spends are for now, the moment, the contested Territory of its
     coming game and the options already bought for it."""
-    game = _open_game(st.campaign)
+    game = _open_game(st)
     if game is not None and not game.participants.filter(kingdom=kingdom).exists():
         game = None
     phase = spend_phase(game)

@@ -63,6 +63,8 @@ class SnsState:
     past_kings: dict[int, list[King]]
     state: gc.CampaignState
     terrain_labels: dict[str, str] = field(default_factory=dict)
+    # Rows read once per request by several parts of a page (the open game, the last game).
+    memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def map(self) -> gc.CampaignMap:
