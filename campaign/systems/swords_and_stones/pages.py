@@ -103,8 +103,8 @@ class PlayView:
     unnamed: list[Kingdom] = field(default_factory=list)
     unplaced: list[tuple[Kingdom, list[tuple[str, str]]]] = field(default_factory=list)
     free: list[tuple[str, str]] = field(default_factory=list)
-    spend_kingdoms: list[tuple[Kingdom, dict[str, int], list[pts.SpendChoice]]] = field(
-        default_factory=list)
+    spend_kingdoms: list[tuple[Kingdom, dict[str, int], list[pts.SpendChoice], list[str]]] = (
+        field(default_factory=list))
     played: list[Game] = field(default_factory=list)
     newcomers: list[tuple[Kingdom, Any, str]] = field(default_factory=list)
     map_free: bool = False
@@ -189,9 +189,16 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
 
 
 def _spend_choices(st: SnsState, acting: Sequence[Kingdom]
-                   ) -> list[tuple[Kingdom, dict[str, int], list[pts.SpendChoice]]]:
+                   ) -> list[tuple[Kingdom, dict[str, int], list[pts.SpendChoice], list[str]]]:
+    """Each acting kingdom's balances, every option with whether it can be bought now, and
+    the options already bought for its next game."""
     points = balances(acting, (pts.VP, pts.VEN))
     entries = services.points_entries(st.campaign)
+    waiting: dict[int, list[str]] = {}
+    for kingdom_id, code in Spend.objects.filter(kingdom__in=list(acting),
+                                                 game__isnull=True).values_list("kingdom_id",
+                                                                                "code"):
+        waiting.setdefault(kingdom_id, []).append(pts.SPEND_BY_CODE[code].name)
     found = []
     for k in acting:
         if k.data.get("eliminated"):
@@ -199,7 +206,7 @@ def _spend_choices(st: SnsState, acting: Sequence[Kingdom]
         _game, phase, contested, bought = services.spend_context(st, k)
         choices = list(pts.spend_choices(st.state, entries, pid(k), phase, contested, bought,
                                          st.options))
-        found.append((k, points[k.pk], choices))
+        found.append((k, points[k.pk], choices, waiting.get(k.pk, [])))
     return found
 
 
