@@ -17,6 +17,7 @@ from campaign.systems.middle_sea.rules import layout
 from campaign.systems.middle_sea.rules.board import CONTINENTS, POSITIONS, is_coastal, space
 from campaign.systems.middle_sea.rules.state import (
     GameState,
+    Player,
     city_at,
     controller,
     leader_at,
@@ -24,10 +25,10 @@ from campaign.systems.middle_sea.rules.state import (
 )
 
 UNIT = 60.0
-TILE = 56.0
-# Continents sit this much (in spaces) closer to the middle than the map's positions, so the
-# table fills a phone's width.
-PULL = 0.35
+TILE = 54.0
+# Continents could sit this much (in spaces) closer to the middle than the map's positions;
+# any more than none and the corners of neighbouring continents overlap.
+PULL = 0.0
 SUIT_COLOURS = {"suns": "#f2c14e", "moons": "#b9c6d8", "crowns": "#c9a25b", "arms": "#d9776a"}
 SUIT_GREYS = {"suns": "#f2f2f2", "moons": "#d6d6d6", "crowns": "#bdbdbd", "arms": "#a6a6a6"}
 KIND_SHORT = {"garrison": "garrison", "market": "market", "temple": "temple", "mine": "mine"}
@@ -63,91 +64,94 @@ def board_svg(state: GameState | None, colours: Mapping[str, str], *, eco: bool 
         'font-family="sans-serif" text-anchor="middle">'
         f"<title>{escape(title)}</title>"
     )
-    sea = (1.5 - PULL) * UNIT + 6
+    sea = (2 - PULL) * UNIT - TILE / 2 - 5
     parts.append(f'<rect x="{-sea:g}" y="{-sea:g}" width="{2 * sea:g}" height="{2 * sea:g}" '
                  f'rx="10" fill="{"#eeeeee" if eco else "#cfe3f3"}" stroke="#6f93b3"/>'
                  f'<text y="4" font-size="11" fill="#35556f">Middle Sea</text>')
     players = {p.continent: p for p in state.players} if state else {}
-    # Roads under the tiles, from centre to centre.
+    drawn = [_space(state, space(continent, pos), players.get(continent), colours, eco)
+             for continent in CONTINENTS for pos in POSITIONS]
+    parts.extend(back for back, _ in drawn)
+    # Roads over the tiles' faces and under what stands on them: the middle part of the line
+    # between two centres, across the gap where the tiles meet, cased in white.
     if state is not None:
         for road in state.roads:
             (x1, y1), (x2, y2) = _xy(road.a), _xy(road.b)
+            ax, ay = x1 + (x2 - x1) * 0.28, y1 + (y2 - y1) * 0.28
+            bx, by = x1 + (x2 - x1) * 0.72, y1 + (y2 - y1) * 0.72
             colour = "#000" if eco else _colour(colours.get(road.owner))
-            parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
-                         f'stroke="{colour}" stroke-width="7" stroke-linecap="round">'
+            line = f'x1="{ax:g}" y1="{ay:g}" x2="{bx:g}" y2="{by:g}" stroke-linecap="round"'
+            parts.append(f'<line {line} stroke="#fff" stroke-width="10"/>'
+                         f'<line {line} stroke="{colour}" stroke-width="6">'
                          f"<title>{escape(road.owner)}'s road</title></line>")
-    for continent in CONTINENTS:
-        owner = players.get(continent)
-        for pos in POSITIONS:
-            name = space(continent, pos)
-            parts.append(_space(state, name, owner, colours, eco))
+    parts.extend(front for _, front in drawn)
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _space(state: GameState | None, name: str, owner: object, colours: Mapping[str, str],
-           eco: bool) -> str:
+def _rect(fill: str, stroke: str, width: float = 1, dashed: bool = False) -> str:
+    half = TILE / 2
+    dash = ' stroke-dasharray="3 2"' if dashed else ""
+    return (f'<rect x="{-half:g}" y="{-half:g}" width="{TILE:g}" height="{TILE:g}" rx="4" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="{width:g}"{dash}/>')
+
+
+def _space(state: GameState | None, name: str, owner: Player | None,
+           colours: Mapping[str, str], eco: bool) -> tuple[str, str]:
+    """A space as (its tile, what is written and stands on it), drawn in two passes so that
+    roads run between them."""
     half = TILE / 2
     x, y = _xy(name)
-    out = [f'<g transform="translate({x:g} {y:g})" data-space="{escape(name)}">']
-    if owner is None or state is None:
-        fill = "#f4f4f4" if state is not None else "#f3ecd2"
-        out.append(f'<rect x="{-half:g}" y="{-half:g}" width="{TILE:g}" height="{TILE:g}" '
-                   f'rx="4" fill="{fill}" stroke="#bbb" stroke-dasharray="3 2"/>')
-        out.append(f'<text y="4" font-size="8" fill="#999">{escape(name)}</text>')
-        out.append("</g>")
-        return "".join(out)
-    player = owner  # a rules.state.Player
-    suits = SUIT_GREYS if eco else SUIT_COLOURS
+    move = f'transform="translate({x:g} {y:g})"'
+    back: list[str] = []
+    front: list[str] = []
     tip = name
-    if name == player.capital:  # type: ignore[attr-defined]
-        colour = _colour(colours.get(player.name), "#444")  # type: ignore[attr-defined]
-        king = player.king.value  # type: ignore[attr-defined]
-        out.append(f'<rect x="{-half:g}" y="{-half:g}" width="{TILE:g}" height="{TILE:g}" '
-                   f'rx="4" fill="{suits[player.suit]}" stroke="{"#000" if eco else colour}" '
-                   'stroke-width="4"/>')
-        out.append(f'<text y="2" font-size="10" font-weight="bold">'
-                   f'{escape(player.name[:9])}</text>')
-        out.append('<text y="13" font-size="7.5">Capital</text>')
-        out.append(_coin(f"K{king}", True, "#000" if eco else colour, half))
-        tip = f"{name}: Capital of {player.name}, king {king}"
+    label = (f'<text y="{-half + 9:g}" x="{-half + 4:g}" font-size="7" text-anchor="start" '
+             f'fill="#555">{escape(name)}</text>')
+    suits = SUIT_GREYS if eco else SUIT_COLOURS
+    if owner is None or state is None:
+        back.append(_rect("#f4f4f4" if state is not None else "#f3ecd2", "#bbb", dashed=True))
+        front.append(f'<text y="4" font-size="8" fill="#999">{escape(name)}</text>')
+        label = ""
+        tip = f"{name}: out of play" if state is not None else name
+    elif name == owner.capital:
+        colour = _colour(colours.get(owner.name), "#444")
+        king = owner.king.value
+        back.append(_rect(suits[owner.suit], "#000" if eco else colour, 4))
+        front.append(f'<text y="2" font-size="10" font-weight="bold">'
+                     f'{escape(owner.name[:9])}</text>')
+        front.append('<text y="13" font-size="7.5">Capital</text>')
+        front.append(_coin(f"K{king}", True, "#000" if eco else colour, half))
+        tip = f"{name}: Capital of {owner.name}, king {king}"
     else:
         city = city_at(state, name)
         if city is None:
-            out.append(f'<rect x="{-half:g}" y="{-half:g}" width="{TILE:g}" '
-                       f'height="{TILE:g}" rx="4" fill="#fbf7ea" stroke="#b5a77a" '
-                       'stroke-dasharray="3 2"/>')
+            back.append(_rect("#fbf7ea", "#b5a77a", dashed=True))
             tip = f"{name}: empty"
         else:
-            owner_name = controller(state, name)
-            frame = _colour(colours.get(owner_name), "#555") if owner_name else "#8c8c8c"
-            if eco and owner_name:
-                frame = "#000"
-            width = 4 if owner_name else 1
-            out.append(f'<rect x="{-half:g}" y="{-half:g}" width="{TILE:g}" '
-                       f'height="{TILE:g}" rx="4" fill="{suits[city.suit]}" '
-                       f'stroke="{frame}" stroke-width="{width}"/>')
-            out.append(f'<text y="4" font-size="20" font-weight="bold">{city.value}</text>')
-            out.append(f'<text y="15" font-size="8">{KIND_SHORT[city.kind]}</text>')
-            tip = f"{name}: {city.label}" + (f", {owner_name}" if owner_name else
-                                                 ", uncontrolled")
+            who = controller(state, name)
+            frame = _colour(colours.get(who), "#555") if who else "#8c8c8c"
+            back.append(_rect(suits[city.suit], "#000" if eco and who else frame,
+                              4 if who else 1))
+            front.append(f'<text y="5" font-size="20" font-weight="bold">{city.value}</text>')
+            front.append(f'<text y="16" font-size="8">{KIND_SHORT[city.kind]}</text>')
+            tip = f"{name}: {city.label}" + (f", {who}" if who else ", uncontrolled")
             governor = leader_at(state, name)
             if governor is not None:
-                who, leader = governor
-                colour = "#000" if eco else _colour(colours.get(who))
-                out.append(_coin(str(leader.value), leader.active, colour, half))
-                tip += (f"; {who}'s {leader.value}-leader, "
+                holder, leader = governor
+                colour = "#000" if eco else _colour(colours.get(holder))
+                front.append(_coin(str(leader.value), leader.active, colour, half))
+                tip += (f"; {holder}'s {leader.value}-leader, "
                         + ("active" if leader.active else "inactive"))
             port = port_at(state, name)
             if port is not None and is_coastal(name):
-                out.append(f'<rect x="{half - 20:g}" y="{half - 12:g}" width="18" '
-                           f'height="10" fill="#1d3f8f"/><text x="{half - 11:g}" '
-                           f'y="{half - 4:g}" font-size="8" fill="#fff">P{port.piers}</text>')
+                front.append(f'<rect x="{half - 20:g}" y="{half - 12:g}" width="18" '
+                             f'height="10" fill="#1d3f8f"/><text x="{half - 11:g}" '
+                             f'y="{half - 4:g}" font-size="8" fill="#fff">P{port.piers}</text>')
                 tip += f"; port of {port.piers} piers"
-    out.append(f'<text y="{-half + 9:g}" x="{-half + 4:g}" font-size="7" '
-               f'text-anchor="start" fill="#555">{escape(name)}</text>')
-    out.append(f"<title>{escape(tip)}</title></g>")
-    return "".join(out)
+    return (f'<g {move}>{"".join(back)}</g>',
+            f'<g {move} data-space="{escape(name)}"><title>{escape(tip)}</title>{label}'
+            f'{"".join(front)}</g>')
 
 
 def _coin(text: str, active: bool, colour: str, half: float) -> str:

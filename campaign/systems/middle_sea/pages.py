@@ -79,6 +79,8 @@ class Row:
     control_total: int
     dominance: int
     score: int
+    values: int
+    piers: int
     place: int | None
     to_act: bool
     winner: bool
@@ -126,6 +128,9 @@ def rows(loaded: Loaded) -> list[Row]:
             provincial=len(provincial_cities(state, name)),
             control_total=control.control_total(p.king.value, p.unrest),
             dominance=dominance_score(state, name), score=scoring.calculated_score(state, name),
+            values=sum(city.value for city in (city_at(state, c) for c in
+                                               controlled_cities(state, name)) if city),
+            piers=sum(pt.piers for pt in state.ports if pt.owner == name),
             place=names.index(name) + 1 if state.order else None, to_act=name == acting,
             winner=name in state.winners, lost=name in state.losers,
             leaders=_leaders_text(state, name),
