@@ -121,6 +121,11 @@ class Unit(models.Model):
                                                help_text="Base Unit Strength (MK-US-5).")
     keywords = models.JSONField(default=list, blank=True)
     magic_item = models.CharField(max_length=100, blank=True)
+    # What a player would otherwise need a second list for at the table, printed on the roster.
+    stats = models.CharField(max_length=120, blank=True,
+                             help_text="Stat line, e.g. Sp 4 Me 4+ Ra - De 5+ Att 12 Ne 14/16.")
+    special_rules = models.CharField(max_length=300, blank=True,
+                                     help_text="Special rules, separated by commas.")
     living_legend = models.BooleanField(default=False)
     allied = models.BooleanField(default=False)
     artefact = models.CharField(max_length=100, blank=True,

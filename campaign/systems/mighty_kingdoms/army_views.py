@@ -62,6 +62,11 @@ class UnitForm(forms.Form):
     keywords = forms.CharField(max_length=200, required=False,
                                help_text="Separated by commas, e.g. hero, flying.")
     magic_item = forms.CharField(max_length=services.NAME_LENGTH, required=False)
+    stats = forms.CharField(label="Stat line", max_length=120, required=False,
+                            help_text="As on your list, e.g. Sp 4 Me 4+ Ra - De 5+ Att 12 "
+                                      "Ne 14/16. Printed on the roster.")
+    special_rules = forms.CharField(max_length=300, required=False,
+                                    help_text="Separated by commas. Printed on the roster.")
     living_legend = forms.BooleanField(label="Living Legend [1]", required=False)
     allied = forms.BooleanField(label="Allied unit", required=False)
 
@@ -89,6 +94,8 @@ class UnitForm(forms.Form):
             base_us=data["base_us"], keywords=keywords,
             magic_item=data["magic_item"].strip() or None,
             living_legend=data["living_legend"], allied=data["allied"],
+            stats=" ".join(data["stats"].split()),
+            special_rules=" ".join(data["special_rules"].split()),
         )
 
     @classmethod
@@ -98,6 +105,7 @@ class UnitForm(forms.Form):
             "base_us": "" if unit.base_us is None else str(unit.base_us),
             "keywords": ", ".join(unit.keywords or []), "magic_item": unit.magic_item,
             "living_legend": unit.living_legend, "allied": unit.allied,
+            "stats": unit.stats, "special_rules": unit.special_rules,
         })
 
 

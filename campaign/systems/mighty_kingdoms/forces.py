@@ -110,6 +110,8 @@ def entry_of(unit: Unit) -> mkb.UnitEntry:
         magic_item=unit.magic_item or None,
         living_legend=unit.living_legend,
         allied=unit.allied,
+        stats=unit.stats,
+        special_rules=unit.special_rules,
     )
 
 
@@ -196,6 +198,8 @@ def army_units(army: Army) -> list[dict[str, Any]]:
             "living_legend": unit.living_legend,
             "artefact": unit.artefact,
             "destroyed": unit.destroyed,
+            "stats": unit.stats,
+            "special_rules": unit.special_rules,
         })
     return rows
 
@@ -385,6 +389,8 @@ def _unit_row(army_list: ArmyList, position: int, entry: mkb.UnitEntry) -> Unit:
         magic_item=(entry.magic_item or "").strip(),
         living_legend=entry.living_legend,
         allied=entry.allied,
+        stats=entry.stats.strip(),
+        special_rules=entry.special_rules.strip(),
     )
 
 
@@ -441,7 +447,7 @@ def update_unit(unit: Unit, entry: mkb.UnitEntry, user: Any) -> Unit:
         new = _unit_row(unit.army_list, unit.position, entry)
         values = {f: getattr(new, f) for f in ("name", "unit_type", "points", "base_us",
                                                "keywords", "magic_item", "living_legend",
-                                               "allied")}
+                                               "allied", "stats", "special_rules")}
         with _list_event(campaign, user, army, "army_list.unit",
                          f"{army.kingdom.name} changes {unit.name} to {_describe(entry)} in the "
                          f"draft list of army #{army.number}.") as rec:
@@ -457,7 +463,8 @@ def copy_unit(unit: Unit, user: Any) -> Unit:
         copy = Unit(army_list=unit.army_list, position=_next_position(unit.army_list),
                     name=unit.name, unit_type=unit.unit_type, points=unit.points,
                     base_us=unit.base_us, keywords=list(unit.keywords or []), magic_item="",
-                    living_legend=unit.living_legend, allied=unit.allied)
+                    living_legend=unit.living_legend, allied=unit.allied, stats=unit.stats,
+                    special_rules=unit.special_rules)
         with _list_event(campaign, user, army, "army_list.unit",
                          f"{army.kingdom.name} copies {unit.name} in the draft list of army "
                          f"#{army.number}.") as rec:

@@ -1702,6 +1702,8 @@ class UnitEntry:
     magic_item: str | None = None
     living_legend: bool = False
     allied: bool = False
+    stats: str = ""  # the unit's stat line, as the player writes it (printed, never checked)
+    special_rules: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "keywords", frozenset(_norm(k) for k in self.keywords))
@@ -1941,6 +1943,8 @@ _POINTS = re.compile(r"^(\d+)\s*(?:pts?|points?)?$", re.IGNORECASE)
 _US = re.compile(r"^us\s*[:=]?\s*(-?\S+)$", re.IGNORECASE)
 _ITEM = re.compile(r"^(?:magic\s+)?item\s*[:=]?\s*(.*)$", re.IGNORECASE)
 _KEYWORDS = re.compile(r"^keywords?\s*[:=]?\s*(.*)$", re.IGNORECASE)
+_STATS = re.compile(r"^stats?\s*[:=]?\s*(.*)$", re.IGNORECASE)
+_RULES = re.compile(r"^(?:special\s+)?rules?\s*[:=]?\s*(.*)$", re.IGNORECASE)
 _LEGEND_MARK = re.compile(r"\s*\[1\]\s*$")
 
 
@@ -1958,7 +1962,11 @@ def parse_plain_list(text: str) -> ParsedList:
     - ``item NAME`` (or ``item: NAME``, ``magic item: NAME``): the unit's magic item;
     - ``legend`` or ``living legend`` (or ``[1]`` after the name): a Living Legend;
     - ``ally`` or ``allied``: a unit taken as an ally (then refused by ``validate_army_list``);
-    - ``keywords a, b``: extra keywords such as ``hero``, ``monster``, ``war engine``.
+    - ``keywords a, b``: extra keywords such as ``hero``, ``monster``, ``war engine``;
+    - ``stats TEXT``: the unit's stat line (``stats Sp 4 Me 4+ Ra - De 5+ Att 12 Ne 14/16``);
+    - ``rules A, B`` (or ``special rules: A, B``): its special rules.
+
+    Stat lines and special rules are kept as written, for the printed roster.
 
     Example: ``Ironguard, regiment, 145; US 2`` or ``Garrek [1], hero (infantry), 100; item
     Blessing of the Gods``.
@@ -1994,6 +2002,7 @@ def parse_plain_list(text: str) -> ParsedList:
         item: str | None = None
         allied = False
         keywords: frozenset[str] = frozenset()
+        stats = special_rules = ""
         seen: set[str] = set()
         for option in options:
             if not option:
@@ -2015,6 +2024,10 @@ def parse_plain_list(text: str) -> ParsedList:
             elif found := _KEYWORDS.match(option):
                 kind = "keywords"
                 keywords = frozenset(k.strip() for k in found.group(1).split(",") if k.strip())
+            elif found := _STATS.match(option):
+                kind, stats = "stats", " ".join(found.group(1).split())[:120]
+            elif found := _RULES.match(option):
+                kind, special_rules = "rules", " ".join(found.group(1).split())[:300]
             elif found := _ITEM.match(option):
                 kind = "item"
                 item = found.group(1).strip() or None
@@ -2022,7 +2035,8 @@ def parse_plain_list(text: str) -> ParsedList:
                     line_errors.append("The magic item has no name.")
             else:
                 line_errors.append(
-                    f"Unknown option {option!r}; use US n, item NAME, legend, ally or keywords."
+                    f"Unknown option {option!r}; use US n, item NAME, legend, ally, keywords, "
+                    "stats or rules."
                 )
                 continue
             if kind in seen:
@@ -2041,6 +2055,8 @@ def parse_plain_list(text: str) -> ParsedList:
                 magic_item=item,
                 living_legend=legend,
                 allied=allied,
+                stats=stats,
+                special_rules=special_rules,
             )
         )
     if not units and not errors:
