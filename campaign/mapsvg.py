@@ -51,6 +51,32 @@ OTHER_EDGE_COLOUR = "#666"
 # Drawn from the edge inwards in this order; unknown features follow, sorted.
 EDGE_ORDER: tuple[str, ...] = ("water", "coast", "forest", "mountain", "river")
 ECO_DASHES: tuple[str, ...] = ("", "6 3", "2 2", "8 2 2 2", "1 3", "4 4")
+# A kingdom's line style on printed maps (``line_style``): a dash pattern, alone or with a thin
+# solid line inside it. Nine patterns, single and double: 18 kingdoms told apart without
+# colour, and kingdoms whose colours print as one grey still differ.
+LINE_DASHES: tuple[str, ...] = ("", "9 3", "3 3", "9 2.5 2 2.5", "1 2.5", "14 4",
+                                "9 2 2 2 2 2", "5 1.5", "16 2.5 4 2.5")
+
+
+@dataclass(frozen=True)
+class LineStyle:
+    """How a kingdom's ring and tokens are outlined on paper: ``dash`` (map units of a 30-unit
+    tile; empty: solid) and ``double`` (a thin solid line inside the dashed one)."""
+
+    dash: str
+    double: bool
+
+    def scaled(self, factor: float) -> str:
+        """The dash pattern multiplied by ``factor`` (for smaller or larger drawings)."""
+        return " ".join(_n(float(part) * factor) for part in self.dash.split())
+
+
+def line_style(index: int) -> LineStyle:
+    """The line style of the ``index``-th kingdom (0-based): every pattern single first, then
+    every pattern double; after ``2 * len(LINE_DASHES)`` kingdoms the styles repeat."""
+    index %= 2 * len(LINE_DASHES)
+    return LineStyle(LINE_DASHES[index % len(LINE_DASHES)], index >= len(LINE_DASHES))
+
 # Settlement symbols by generic name, each the id of its shape in <defs>. Which settlement kind
 # gets which shape is the rule system's to say (RuleSystem.settlement_shape); a kingdom's capital
 # shows the star whatever its settlement; a kind with no shape gets the small marker.
@@ -108,6 +134,8 @@ class Marker:
     colour: str = ""
     kind: str = "army"
     title: str = ""
+    on_side: bool = False  # drawn lying, turned a quarter
+    defending: bool = False  # drawn with a shield at its corner
 
 
 @dataclass(frozen=True)
@@ -134,6 +162,7 @@ class TileView:
     markers: tuple[Marker, ...] = ()
     selected: bool = False
     shape: str = ""
+    battle: bool = False  # a battle waits here: crossed swords on a disc
 
 
 def _esc(text: str) -> str:
@@ -200,7 +229,28 @@ class _Layout:
     half_h: float
 
 
-def _layout(grid: Grid, size: float) -> _Layout:
+def _layout(grid: Grid, size: float, min_font: float = 0.0) -> _Layout:
+    """The placement of a tile's label, symbol and tokens; ``min_font`` (map units) enlarges the
+    label and the tokens' text up to half as much again (printed maps keep text legible)."""
+    lay = _base_layout(grid, size)
+    if min_font <= 0:
+        return lay
+    font = max(lay.font, min(min_font, lay.font * 1.5))
+    marker_h = max(lay.marker_h, min(min_font / 0.72, lay.marker_h * 1.6))
+    grow = font - lay.font
+    label_y = lay.label_y
+    if isinstance(grid, SquareGrid) or (isinstance(grid, HexGrid)
+                                        and grid.orientation == "flat"):
+        label_y += grow * 0.8  # its top stays where it was
+    marker_y = lay.marker_y
+    if not isinstance(grid, TerritoryGraph):
+        marker_y = min(lay.half_h * 0.93 - marker_h / 2,
+                       lay.marker_y + (marker_h - lay.marker_h) / 2)
+    return _Layout(label_y, font, lay.symbol, marker_y, marker_h, lay.marker_room,
+                   lay.half_w, lay.half_h)
+
+
+def _base_layout(grid: Grid, size: float) -> _Layout:
     if isinstance(grid, HexGrid):
         flat = grid.orientation == "flat"
         font = size * 0.27
@@ -320,6 +370,10 @@ class _Defs:
                 f'stroke-width="{_n(s * 0.09)}"/>'
             )
             out.append(
+                f'<circle id="{p}j" r="{_n(rad * 0.62)}" fill="none" '
+                f'stroke-width="{_n(s * 0.03)}"/>'
+            )
+            out.append(
                 f'<circle id="{p}q" r="{_n(rad * 1.12)}" fill="none" '
                 f'stroke="{"#000" if eco else "#ff2d95"}" stroke-width="{_n(s * 0.1)}"/>'
             )
@@ -330,6 +384,9 @@ class _Defs:
             # The controller ring sits just inside the first row of edge strokes.
             shrink = 1 - (self.edge_width + s * 0.035) / apothem
             inner = [(x * shrink, y * shrink) for x, y in pts]
+            # The thin line of a double line style, inside the ring.
+            within = 1 - (self.edge_width + s * 0.155) / apothem
+            second = [(x * within, y * within) for x, y in pts]
             sel = [(x * 0.93, y * 0.93) for x, y in pts]
             out.append(
                 f'<polygon id="{p}t" points="{_points(pts)}" stroke="{line}" '
@@ -338,6 +395,10 @@ class _Defs:
             out.append(
                 f'<polygon id="{p}i" points="{_points(inner)}" fill="none" '
                 f'stroke-width="{_n(s * 0.07)}"/>'
+            )
+            out.append(
+                f'<polygon id="{p}j" points="{_points(second)}" fill="none" '
+                f'stroke-width="{_n(s * 0.03)}"/>'
             )
             out.append(
                 f'<polygon id="{p}q" points="{_points(sel)}" fill="none" '
@@ -440,61 +501,158 @@ def settlement_shape(view: TileView, shapes: Mapping[str, str] | None = None) ->
     return (shapes or {}).get(view.settlement, "marker")
 
 
+def _room(grid: Grid, size: float, lay: _Layout) -> Callable[[float, float], float]:
+    """The width a row of tokens may take between heights ``top`` and ``bottom`` of a tile
+    (tile-local units), keeping clear of the tile's outline."""
+    if isinstance(grid, HexGrid):
+        flat = grid.orientation == "flat"
+        half_w, half_h = lay.half_w, lay.half_h
+
+        def half_at(y: float) -> float:
+            y = min(abs(y), half_h)
+            if flat:
+                return size - y / half_h * size / 2
+            return half_w if y <= size / 2 else half_w * (size - y) / (size / 2)
+
+        return lambda top, bottom: 2 * min(half_at(top), half_at(bottom)) - size * 0.16
+    if isinstance(grid, SquareGrid):
+        return lambda top, bottom: size * 0.92
+    return lambda top, bottom: lay.marker_room
+
+
+def _shield(x: float, y: float, s: float) -> str:
+    """A small black shield with its top left corner at ``x, y``: a defending token."""
+    return (f'<path d="M{_n(x)} {_n(y)}h{_n(s)}v{_n(s * 0.5)}q0 {_n(s * 0.4)} {_n(-s / 2)} '
+            f'{_n(s * 0.62)}q{_n(-s / 2)} {_n(-s * 0.22)} {_n(-s / 2)} {_n(-s * 0.62)}z" '
+            f'fill="#000" stroke="#fff" stroke-width="{_n(s * 0.12)}"/>')
+
+
 def _marker_svg(
     markers: Sequence[Marker],
     controller: str | None,
     lay: _Layout,
     eco: bool,
+    *,
+    styles: Mapping[str, LineStyle] | None = None,
+    room: Callable[[float, float], float] | None = None,
 ) -> str:
+    """A tile's tokens. Without ``room`` they sit in one row and what does not fit is summed up
+    as a "+N" token; with it (paper) every token is drawn, in as many rows as they need, rows
+    added upwards, each as wide as the tile allows. ``styles`` outlines each kingdom's tokens
+    in its line style (by colour). A token on its side lies turned a quarter; a defending
+    token carries a shield."""
     h = lay.marker_h
     font = h * 0.72
     gap = h * 0.15
-    widths = [max(h * 1.1, font * 0.62 * len(m.text) + h * 0.45) for m in markers]
+    stroke = h * 0.11 if styles is not None else 0.6
+
+    def natural(m: Marker) -> float:
+        return max(h * 1.1, font * 0.62 * len(m.text) + h * 0.45)
+
+    widths = [h if m.on_side else natural(m) for m in markers]
     more_w = h * 1.3
 
-    def row_width(count: int, more: bool) -> float:
-        pills = count + (1 if more else 0)
-        return sum(widths[:count]) + (more_w if more else 0.0) + gap * max(pills - 1, 0)
+    def row_width(items: Sequence[float]) -> float:
+        return sum(items) + gap * max(len(items) - 1, 0)
 
-    shown = len(markers)
-    if row_width(shown, False) > lay.marker_room:
-        # Keep what fits and summarise the rest as a "+N" pill.
-        shown -= 1
-        while shown > 0 and row_width(shown, True) > lay.marker_room:
+    rows: list[list[int]] = []
+    pitch = max([h, *(natural(m) for m in markers if m.on_side)]) + gap
+    extra: Sequence[Marker] = ()
+    if room is None:
+        shown = len(markers)
+        if row_width(widths) > lay.marker_room:
             shown -= 1
-    items: list[tuple[str, str, str, str, float]] = [
-        (m.text, m.title or m.text, m.kind, safe_colour(m.colour, controller or ""), w)
-        for m, w in zip(markers[:shown], widths[:shown])
-    ]
-    if shown < len(markers):
-        rest = markers[shown:]
-        tip = ", ".join(m.title or m.text for m in rest)
-        items.append((f"+{len(rest)}", tip, "more", "", more_w))
-    total = sum(it[4] for it in items) + gap * (len(items) - 1)
-    x = -total / 2
-    top = lay.marker_y - h / 2
+            while shown > 0 and row_width([*widths[:shown], more_w]) > lay.marker_room:
+                shown -= 1
+        rows = [list(range(shown))]
+        extra = markers[shown:]
+    else:
+        current: list[int] = []
+        for index, width in enumerate(widths):
+            centre = lay.marker_y - len(rows) * pitch
+            if current and row_width([*(widths[i] for i in current), width]) > room(
+                    centre - h / 2, centre + h / 2):
+                rows.append(current)
+                current = []
+            current.append(index)
+        rows.append(current)
     out = []
-    for text, title, kind, colour, w in items:
-        if eco or not colour:
-            fill, ink = "#fff", "#000"
-        else:
-            fill = colour
-            ink = "#000" if _luminance(colour) > 0.55 else "#fff"
-        if kind == "ship":
-            cls, rx, extra_attr = "ms", h / 2, ""
-        elif kind == "army":
-            cls, rx, extra_attr = "ma", h * 0.22, ""
-        else:
-            cls, rx, extra_attr = "mo", h * 0.22, ' stroke-dasharray="2 1"'
-        out.append(
-            f'<g class="{cls}"><title>{_esc(title)}</title><rect x="{_n(x)}" y="{_n(top)}" '
-            f'width="{_n(w)}" height="{_n(h)}" rx="{_n(rx)}" fill="{fill}" stroke="#000" '
-            f'stroke-width=".6"{extra_attr}/><text x="{_n(x + w / 2)}" '
-            f'y="{_n(lay.marker_y + font * 0.36)}" font-size="{_n(font)}" '
-            f'fill="{ink}">{_esc(text)}</text></g>'
-        )
-        x += w + gap
+    for row_index, row in enumerate(rows):
+        centre_y = lay.marker_y - row_index * pitch  # later rows go above the first
+        items = [(markers[i], widths[i]) for i in row]
+        if extra:
+            tip = ", ".join(m.title or m.text for m in extra)
+            items.append((Marker(f"+{len(extra)}", "", "more", tip), more_w))
+        total = row_width([w for _m, w in items])
+        x = -total / 2
+        for marker, w in items:
+            out.append(_token(marker, x, centre_y, w, h, font, controller, eco, styles, stroke))
+            x += w + gap
     return "".join(out)
+
+
+def _token(marker: Marker, x: float, centre_y: float, w: float, h: float, font: float,
+           controller: str | None, eco: bool, styles: Mapping[str, LineStyle] | None,
+           stroke: float) -> str:
+    """One token whose footprint starts at ``x``, centred on ``centre_y``."""
+    colour = safe_colour(marker.colour, controller or "")
+    if marker.kind == "more":
+        colour = ""
+    if eco or not colour:
+        fill, ink = "#fff", "#000"
+    else:
+        fill = colour
+        ink = "#000" if _luminance(colour) > 0.55 else "#fff"
+    style = styles.get(colour) if styles is not None and colour else None
+    if marker.kind == "ship":
+        cls, rounding = "ms", 0.5
+    elif marker.kind == "army":
+        cls, rounding = "ma", 0.22
+    else:
+        cls, rounding = "mo", 0.22
+    length = max(h * 1.1, font * 0.62 * len(marker.text) + h * 0.45) if marker.on_side else w
+    # Drawn upright about the origin, then turned (on its side) and moved into place.
+    dash = ""
+    if cls == "mo":
+        dash = ' stroke-dasharray="2 1"'
+    elif style is not None and style.dash:
+        dash = f' stroke-dasharray="{style.scaled(h / 10)}"'
+    body = [f'<rect x="{_n(-length / 2)}" y="{_n(-h / 2)}" width="{_n(length)}" '
+            f'height="{_n(h)}" rx="{_n(h * rounding)}" fill="{fill}" stroke="#000" '
+            f'stroke-width="{_n(stroke)}"{dash}/>']
+    if style is not None and style.double:
+        inset = stroke * 1.9
+        body.append(f'<rect x="{_n(-length / 2 + inset)}" y="{_n(-h / 2 + inset)}" '
+                    f'width="{_n(length - 2 * inset)}" height="{_n(h - 2 * inset)}" '
+                    f'rx="{_n(max(h * rounding - inset, 0))}" fill="none" stroke="{ink}" '
+                    f'stroke-width="{_n(stroke * 0.55)}"/>')
+    body.append(f'<text y="{_n(font * 0.36)}" font-size="{_n(font)}" fill="{ink}">'
+                f'{_esc(marker.text)}</text>')
+    turn = " rotate(-90)" if marker.on_side else ""
+    shield = ""
+    if marker.defending:
+        # At the token's top right corner as the page shows it, whichever way the token lies.
+        s = h * 0.62
+        half_w, half_h = (h / 2, length / 2) if marker.on_side else (length / 2, h / 2)
+        shield = _shield(half_w - s * 0.55, -half_h - s * 0.45, s)
+        if marker.on_side:
+            shield = f'<g transform="rotate(90)">{shield}</g>'
+    return (f'<g class="{cls}" transform="translate({_n(x + w / 2)} {_n(centre_y)}){turn}">'
+            f'<title>{_esc(marker.title or marker.text)}</title>{"".join(body)}{shield}</g>')
+
+
+def _battle_mark(x: float, y: float, r: float, eco: bool) -> str:
+    """Crossed swords on a disc: a battle waits on this tile."""
+    disc = "#fff" if eco else "#c62828"
+    ink = "#000" if eco else "#fff"
+    a = r * 0.62
+    return (f'<g class="battle"><circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{disc}" '
+            f'stroke="#000" stroke-width="{_n(r * 0.12)}"/><path d="M{_n(x - a)} {_n(y - a)}'
+            f'L{_n(x + a)} {_n(y + a)}M{_n(x + a)} {_n(y - a)}L{_n(x - a)} {_n(y + a)}'
+            f'M{_n(x - a * 0.15)} {_n(y + a * 0.55)}l{_n(-a * 0.5)} {_n(-a * 0.5)}'
+            f'M{_n(x + a * 0.15)} {_n(y + a * 0.55)}l{_n(a * 0.5)} {_n(-a * 0.5)}" '
+            f'stroke="{ink}" stroke-width="{_n(r * 0.22)}" stroke-linecap="round" '
+            f'fill="none"/></g>')
 
 
 def render_svg(
@@ -511,6 +669,9 @@ def render_svg(
     settlement_shapes: Mapping[str, str] | None = None,
     terrain_patterns: Mapping[str, Pattern | None] | None = None,
     text_width: Callable[[str], float] | None = None,
+    line_styles: Mapping[str, LineStyle] | None = None,
+    min_font: float = 0.0,
+    all_tokens: bool = False,
 ) -> str:
     """Draw ``tiles`` on ``grid`` as one SVG string.
 
@@ -524,6 +685,12 @@ def render_svg(
     colour (``None``: plain white), e.g. to tell terrains apart in black and white; every tile
     label then sits on a white box. ``text_width`` gives a label's width in ems in the font the
     map will be shown in, to size those boxes (without it, ``TEXT_EM`` per character).
+
+    For paper: ``line_styles`` gives each controller colour a ``LineStyle`` for its ring and
+    its tokens' outline, in colour as in black and white (without it, eco maps hand out
+    ``ECO_DASHES`` in the order they meet kingdoms); ``min_font`` is the smallest text in map
+    units (labels and tokens grow towards it); ``all_tokens`` draws every token of a tile, in
+    rows, instead of summing the ones that do not fit as "+N".
     """
     if not (isinstance(size, (int, float)) and math.isfinite(size) and size > 0):
         raise ValueError(f"Tile size must be a positive number, got {size!r}.")
@@ -534,7 +701,8 @@ def render_svg(
         wanted = set(only)
         tiles = [t for t in tiles if t.label in wanted]
     defs = _Defs(grid, size, eco)
-    lay = _layout(grid, size)
+    lay = _layout(grid, size, min_font)
+    room = _room(grid, size, lay) if all_tokens else None
     p = defs.prefix
     tile_ref = defs.ref("t")
     edge_count = grid.edge_count
@@ -571,7 +739,15 @@ def render_svg(
 
     def controller_attr(colour: str) -> str:
         got = controller_styles.get(colour)
-        if got is None:
+        if got is None and line_styles is not None:
+            style = line_styles.get(colour, LineStyle("", False))
+            ink = "#000" if eco else colour
+            got = f' stroke="{ink}"' + (f' stroke-dasharray="{style.dash}"' if style.dash
+                                        else "")
+            if style.double:
+                got += f'/><use {defs.ref("j")} stroke="{ink}"'
+            controller_styles[colour] = got
+        elif got is None:
             if eco:
                 dash = ECO_DASHES[len(controller_styles) % len(ECO_DASHES)]
                 got = ' stroke="#000"' + (f' stroke-dasharray="{dash}"' if dash else "")
@@ -696,7 +872,8 @@ def render_svg(
             shape = SHAPE_IDS.get(settlement_shape(t, settlement_shapes), "d")
             body.append(f'<use {defs.ref(shape)} class="s{shape}"/>')
         if t.markers:
-            body.append(_marker_svg(t.markers, controller or None, lay, eco))
+            body.append(_marker_svg(t.markers, controller or None, lay, eco,
+                                    styles=line_styles, room=room))
         if show_labels:
             if territory:
                 body.append(f"<text{label_attr}{halo}>{label}</text><text{label_attr}>{label}"
@@ -705,6 +882,8 @@ def render_svg(
                 if patterns:
                     body.append(label_box(t.label))  # clear of the patterns and the hatching
                 body.append(f"<text{label_attr}{ink}>{label}</text>")
+        if t.battle:
+            body.append(_battle_mark(lay.half_w * 0.58, -lay.half_h * 0.05, size * 0.17, eco))
         if t.selected:
             body.append(f'<use {defs.ref("q")}/>')
         body.append(close)

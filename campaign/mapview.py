@@ -90,13 +90,14 @@ def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
     )
     markers: dict[int, list[mapsvg.Marker]] = defaultdict(list)
     for army in Army.objects.filter(campaign=campaign, tile__isnull=False).only(
-        "number", "kingdom_id", "tile_id", "on_side"
+        "number", "kingdom_id", "tile_id", "on_side", "defending"
     ):
         kingdom = kingdoms[army.kingdom_id]
         side = " (on its side)" if army.on_side else ""
         markers[army.tile_id].append(
             mapsvg.Marker(str(army.number), kingdom.colour, "army",
-                          f"{kingdom.name} army {army.number}{side}")
+                          f"{kingdom.name} army {army.number}{side}", on_side=army.on_side,
+                          defending=army.defending)
         )
     # Counters only one system has (ships, say) come from its shell (RuleSystem.shell).
     extra_markers = campaign.system.hook("map_markers")

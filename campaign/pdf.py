@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import unquote, urlencode, urljoin, urlsplit
 
 from django.conf import settings
@@ -932,6 +932,22 @@ def revive_if_stale(job: PrintJob) -> bool:
     return True
 
 
+RULE_ID_RE = re.compile(r"\b[A-Z]{2,5}(?:-[A-Z0-9]+)+(?:[a-z]\b|\.\.\d+)?")
+
+
+def keep_rule_ids(text: str) -> str:
+    """``text`` escaped for HTML, each rule ID in it (``MK-RECRUIT-2``, ``MK-US-1..7``) kept on
+    one line: a line never breaks at the hyphens inside an ID."""
+    parts = []
+    last = 0
+    for match in RULE_ID_RE.finditer(text):
+        parts.append(format_html("{}<span class=\"nowrap\">{}</span>",
+                                 text[last:match.start()], match.group(0)))
+        last = match.end()
+    parts.append(format_html("{}", text[last:]))
+    return mark_safe("".join(parts))
+
+
 def colour_or_grey(colour: str, eco: bool) -> str:
     """A safe ``#rrggbb`` for a style attribute (user colours are checked, never passed raw)."""
     from campaign.mapsvg import safe_colour
@@ -941,9 +957,64 @@ def colour_or_grey(colour: str, eco: bool) -> str:
 
 
 def swatch(colour: str, eco: bool) -> str:
-    """A small colour box for a kingdom; in eco mode an outlined white box."""
+    """A small colour box (no kingdom's line style known); in eco mode an outlined white box.
+    Sheets that know the kingdoms use ``kingdom_swatches``."""
     return format_html('<span class="swatch" style="background:{}"></span>',
                        colour_or_grey(colour, eco))
+
+
+def kingdom_line_styles(kingdoms: Iterable[Any]) -> dict[int, Any]:
+    """Each kingdom's line style on paper (``mapsvg.line_style``), by primary key: handed out in
+    the order the kingdoms were founded, so a kingdom keeps its style on every sheet and page."""
+    from campaign.mapsvg import line_style
+
+    return {k.pk: line_style(index)
+            for index, k in enumerate(sorted(kingdoms, key=lambda k: k.pk))}
+
+
+def colour_line_styles(kingdoms: Iterable[Any]) -> dict[str, Any]:
+    """The line styles by kingdom colour, as mapsvg looks them up (two kingdoms of one colour:
+    the first founded's)."""
+    from campaign.mapsvg import safe_colour
+
+    ordered = sorted(kingdoms, key=lambda k: k.pk)
+    styles = kingdom_line_styles(ordered)
+    by_colour: dict[str, Any] = {}
+    for kingdom in ordered:
+        by_colour.setdefault(safe_colour(kingdom.colour, "#888888"), styles[kingdom.pk])
+    return by_colour
+
+
+def kingdom_mark(colour: str, style: Any, eco: bool, *, factor: float = 1.0,
+                 width: float = 2.1, css_class: str = "key") -> str:
+    """A small hexagon ringed the way printed maps ring a kingdom's tiles: in its colour (or in
+    black, eco) and its line style, dashes scaled by ``factor``. Never a square, so it cannot be
+    taken for a tick box."""
+    from campaign.mapsvg import safe_colour
+
+    colour = safe_colour(colour, "#888888")
+    ink = "#000" if eco else colour
+    dash = style.scaled(factor) if style is not None else ""
+    stroke = f'stroke="{ink}"' + (f' stroke-dasharray="{dash}"' if dash else "")
+    inner = ""
+    if style is not None and style.double:
+        inner = (f'<path d="M-8.5 -14.7 8.5 -14.7 17 0 8.5 14.7 -8.5 14.7 -17 0Z" fill="none" '
+                 f'stroke="{ink}" stroke-width="{_n(max(width * 0.45, 1.2))}"/>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-31 -27 62 54" '
+            f'class="{css_class}"><path d="M-15 -26 15 -26 30 0 15 26 -15 26 -30 0Z" '
+            f'fill="#fff" stroke="#444" stroke-width="1"/>'
+            f'<path d="M-12.5 -21.6 12.5 -21.6 25 0 12.5 21.6 -12.5 21.6 -25 0Z" '
+            f'fill="none" {stroke} stroke-width="{_n(width)}"/>{inner}</svg>')
+
+
+def kingdom_swatches(kingdoms: Iterable[Any], eco: bool) -> dict[int, str]:
+    """The mark beside each kingdom's name on a sheet (``kingdom_mark``), by primary key, for
+    all the campaign's kingdoms at once (their styles depend on one another)."""
+    kingdoms = list(kingdoms)
+    styles = kingdom_line_styles(kingdoms)
+    return {k.pk: mark_safe(kingdom_mark(k.colour, styles[k.pk], eco, factor=1.6, width=5.0,
+                                         css_class="swatch"))
+            for k in kingdoms}
 
 
 # --- maps on paper ------------------------------------------------------------------------------
@@ -955,9 +1026,9 @@ def swatch(colour: str, eco: bool) -> str:
 # (WeasyPrint's cost grows with the tiles drawn), with dashed lines where its neighbours begin,
 # and an overview page shows every page's frame.
 
-MIN_TILE_MM = 16.0
+MIN_TILE_MM = 15.0  # its text is never below MIN_TEXT_PT, whatever the tile's size
 MAX_TILE_MM = 40.0
-CUT_MARGIN_MM = 5.0  # white round a cut page's tiles, where the cut labels go
+CUT_MARGIN_MM = 4.0  # white round a cut page's tiles, where the cut labels go
 CUT_FONT_MM = 2.8
 LEGEND_KEY_MM = (10.0, 7.0)  # a legend key (static/css/sheet.css: .legend li svg)
 # Our fonts (static/css/sheet.css): Hexkeep Symbols has the arrows Atkinson lacks.
@@ -1051,19 +1122,6 @@ def _on_paper(svg: str, box: tuple[float, float, float, float], scale: float,
     return svg, width_mm, height_mm
 
 
-def _eco_order(views: Sequence[Any]) -> list[str]:
-    """Controller colours in the order the whole map first meets them: in black and white,
-    mapsvg gives each colour a line style by that order."""
-    from campaign.mapsvg import safe_colour
-
-    order: list[str] = []
-    for view in views:
-        colour = safe_colour(view.controller_colour, "") if view.controller_colour else ""
-        if colour and colour not in order:
-            order.append(colour)
-    return order
-
-
 # --- black and white terrain ---------------------------------------------------------------------
 #
 # In eco mode mapsvg fills every terrain with a light grey of its colour, and light greys look
@@ -1121,10 +1179,21 @@ def label_width(text: str) -> float:
     return text_width_mm(text, 1 / PT_MM)
 
 
-def _map_paint(campaign: Campaign, eco: bool) -> dict[str, Any]:
-    """How mapsvg paints a sheet's map: the system's colours, and in black and white a pattern
-    per terrain with the tile labels on white boxes measured in our font."""
-    paint: dict[str, Any] = {"palette": campaign.system.palette(), "eco": eco}
+MIN_TEXT_PT = 7.0  # the smallest text on a printed map: tile labels and tokens
+
+
+def _map_paint(campaign: Campaign, eco: bool, loaded: Any = None,
+               scale: float | None = None) -> dict[str, Any]:
+    """How mapsvg paints a sheet's map: the system's colours, each kingdom's line style (the
+    map's kingdoms, ``loaded``), text no smaller than ``MIN_TEXT_PT`` at ``scale`` (mm per map
+    unit), every token drawn, and in black and white a pattern per terrain with the tile labels
+    on white boxes measured in our font."""
+    paint: dict[str, Any] = {"palette": campaign.system.palette(), "eco": eco,
+                             "all_tokens": True}
+    if loaded is not None:
+        paint["line_styles"] = colour_line_styles(loaded.kingdoms.values())
+    if scale:
+        paint["min_font"] = MIN_TEXT_PT * PT_MM / scale
     if eco:
         paint.update(terrain_patterns=eco_fills(campaign.system.terrains),
                      text_width=label_width)
@@ -1134,41 +1203,31 @@ def _map_paint(campaign: Campaign, eco: bool) -> dict[str, Any]:
 def draw_tiles(campaign: Campaign, loaded: Any, labels: set[str] | frozenset[str] | None, *,
                eco: bool, box: tuple[float, float, float, float] | None = None, scale: float,
                overlay: str = "", markers: bool = True, show_labels: bool = True,
-               highlight: str | None = None) -> tuple[str, float, float]:
+               highlight: str | None = None,
+               battles: frozenset[str] | set[str] = frozenset()) -> tuple[str, float, float]:
     """Draw some tiles of a loaded map (all when ``labels`` is None) for paper.
 
-    In eco mode a kingdom is told apart by its line style, which mapsvg hands out in the order
-    it meets kingdoms. So that a kingdom keeps one style on every page and crop, stand-in tiles
-    of every kingdom, in the whole map's order, are drawn first, far outside the view box.
-    Terrains are told apart by patterns (``eco_fills``), which mapsvg draws.
+    Each kingdom is outlined in its own line style (``kingdom_line_styles``, by the order the
+    kingdoms were founded), so it looks the same on every page and crop, in colour and in black
+    and white. Terrains are told apart by patterns in black and white (``eco_fills``). Every
+    token of a tile is drawn, each on its side or defending as it stands; ``battles`` are the
+    tiles where a battle waits, marked with crossed swords.
     """
-    from campaign.mapsvg import TileView, render_svg
+    from campaign.mapsvg import render_svg
     from campaign.mapview import TILE_SIZE
-    from campaign.rules.geometry import TerritoryGraph
 
     views = [v for v in loaded.views if labels is None or v.label in labels]
     if not markers:
         views = [replace(v, markers=()) for v in views]
     if highlight is not None:
         views = [replace(v, selected=v.label == highlight) for v in views]
-    paint = _map_paint(campaign, eco)
+    if battles and markers:
+        views = [replace(v, battle=True) if v.label in battles else v for v in views]
+    paint = _map_paint(campaign, eco, loaded, scale if show_labels or markers else None)
     title = f"Map of {campaign.name}"
-    natural = render_svg(loaded.grid, views, size=TILE_SIZE, show_labels=show_labels,
-                         title=title, **paint)
-    svg = natural
-    if eco and labels is not None and not isinstance(loaded.grid, TerritoryGraph):
-        terrain = views[0].terrain if views else ""
-        stand_ins = [
-            TileView(label=f"~{i}", q=-10_000 - 4 * i, r=-10_000, terrain=terrain,
-                     controller_colour=colour)
-            for i, colour in enumerate(_eco_order(loaded.views))
-        ]
-        svg = render_svg(loaded.grid, stand_ins + views, size=TILE_SIZE,
-                         show_labels=show_labels, title=title, **paint)
-        x, y, w, h = _viewbox(natural)
-        svg = _VIEWBOX_RE.sub(f'viewBox="{_n(x)} {_n(y)} {_n(w)} {_n(h)}" width="100%"', svg,
-                              count=1)
-    return _on_paper(svg, box or _viewbox(natural), scale, overlay)
+    svg = render_svg(loaded.grid, views, size=TILE_SIZE, show_labels=show_labels,
+                     title=title, **paint)
+    return _on_paper(svg, box or _viewbox(svg), scale, overlay)
 
 
 # --- cut pages ----------------------------------------------------------------------------------
@@ -1322,8 +1381,8 @@ def _legend_grid(loaded: Any) -> Any:
     return replace(grid, width=1, height=1)
 
 
-def _legend_samples(campaign: Campaign, loaded: Any) -> list[tuple[Any, tuple[float, float],
-                                                                   str]]:
+def _legend_samples(campaign: Campaign, loaded: Any, battles: frozenset[str] = frozenset()
+                    ) -> list[tuple[Any, tuple[float, float], str]]:
     """What the legend shows, as (one-tile view, the point its key centres on, label): the
     terrains, unexplored tiles, settlements, start tiles, edge features and tokens the map
     shows (every settlement kind, so a player knows what to draw in)."""
@@ -1365,31 +1424,53 @@ def _legend_samples(campaign: Campaign, loaded: Any) -> list[tuple[Any, tuple[fl
             label = feature.label.split(" (")[0]
             samples.append((TileView("", 0, 0, base, edges={down: frozenset({feature.slug})}),
                             edge_centre, f"{label} edge"))
-    kinds = {m.kind for v in views for m in v.markers}
+    tokens = [m for v in views for m in v.markers]
+    kinds = {m.kind for m in tokens}
     token_y = cy + size * (0.45 if isinstance(grid, HexGrid) else 0.3)
     for kind, text, label in (("army", "1", "Army token"), ("ship", "S1", "Ship token")):
         if kind in kinds:
             samples.append((TileView("", 0, 0, base, markers=(Marker(text, "", kind),)),
                             (cx, token_y), label))
+    if any(m.on_side for m in tokens):
+        samples.append((TileView("", 0, 0, base, markers=(Marker("1", "", "army",
+                                                                 on_side=True),)),
+                        (cx, token_y), "On its side"))
+    if any(m.defending for m in tokens):
+        samples.append((TileView("", 0, 0, base, markers=(Marker("1", "", "army",
+                                                                 defending=True),)),
+                        (cx, token_y - size * 0.08), "Defending"))
+    if battles:
+        layout = _layout_of(grid)
+        samples.append((TileView("", 0, 0, base, battle=True),
+                        (cx + layout.half_w * 0.58, cy - layout.half_h * 0.05), "Battle waiting"))
     return samples
 
 
-def legend_labels(campaign: Campaign, loaded: Any) -> list[str]:
+def _layout_of(grid: Any) -> Any:
+    from campaign.mapsvg import _layout
+    from campaign.mapview import TILE_SIZE
+
+    return _layout(grid, TILE_SIZE)
+
+
+def legend_labels(campaign: Campaign, loaded: Any, battles: frozenset[str] = frozenset()
+                  ) -> list[str]:
     """The labels of the map legend, in order (to plan the room it takes)."""
-    return [label for _view, _centre, label in _legend_samples(campaign, loaded)]
+    return [label for _view, _centre, label in _legend_samples(campaign, loaded, battles)]
 
 
-def _legend(campaign: Campaign, loaded: Any, eco: bool, scale: float) -> tuple[LegendItem, ...]:
+def _legend(campaign: Campaign, loaded: Any, eco: bool, scale: float,
+            battles: frozenset[str] = frozenset()) -> tuple[LegendItem, ...]:
     """Legend keys drawn by mapsvg itself at the map's ``scale`` (mm per SVG unit): each key is
     a window onto a sample tile, so a symbol, an edge or a token is as large as on the map."""
     from campaign.mapsvg import render_svg
     from campaign.mapview import TILE_SIZE
 
     grid = _legend_grid(loaded)
-    paint = _map_paint(campaign, eco)
+    paint = _map_paint(campaign, eco, None, scale)
     key_w, key_h = LEGEND_KEY_MM
     items = []
-    for view, (x, y), label in _legend_samples(campaign, loaded):
+    for view, (x, y), label in _legend_samples(campaign, loaded, battles):
         svg = render_svg(grid, [view], size=TILE_SIZE, show_labels=False, title=label, **paint)
         # On large tiles a start tile's ring or a capital's star is larger than a key: then it
         # is shown whole, a little smaller than on the map.
@@ -1406,29 +1487,13 @@ KEY_MM = 6.5  # width of a kingdom's mark in the map's legend (static/css/sheet.
 
 
 def _kingdom_keys(loaded: Any, eco: bool, tile_mm: float) -> dict[int, str]:
-    """A small hexagon per kingdom, ringed the way mapsvg rings its tiles: in its colour, or in
-    black and white with its line style, scaled so the dashes look as they do on the map."""
-    from campaign.mapsvg import ECO_DASHES, safe_colour
-
-    order = _eco_order(loaded.views)
+    """A small hexagon per kingdom, ringed the way the map rings its tiles (``kingdom_mark``),
+    scaled so the dashes look as they do on the map."""
+    styles = kingdom_line_styles(loaded.kingdoms.values())
     factor = max(tile_mm / KEY_MM, 1.0)
     width = min(2.1 * factor, 6.0)
-    keys = {}
-    for pk, kingdom in loaded.kingdoms.items():
-        colour = safe_colour(kingdom.colour, "#888888")
-        if eco:
-            index = order.index(colour) if colour in order else None
-            dash = ECO_DASHES[index % len(ECO_DASHES)] if index is not None else ""
-            scaled = " ".join(_n(float(part) * factor) for part in dash.split())
-            stroke = 'stroke="#000"' + (f' stroke-dasharray="{scaled}"' if scaled else "")
-        else:
-            stroke = f'stroke="{colour}"'
-        keys[pk] = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-31 -27 62 54" '
-                    f'class="key"><path d="M-15 -26 15 -26 30 0 15 26 -15 26 -30 0Z" '
-                    f'fill="#fff" stroke="#444" stroke-width="1"/>'
-                    f'<path d="M-12.5 -21.6 12.5 -21.6 25 0 12.5 21.6 -12.5 21.6 -25 0Z" '
-                    f'fill="none" {stroke} stroke-width="{_n(width)}"/></svg>')
-    return keys
+    return {pk: kingdom_mark(kingdom.colour, styles[pk], eco, factor=factor, width=width)
+            for pk, kingdom in loaded.kingdoms.items()}
 
 
 @dataclass(frozen=True)
@@ -1532,13 +1597,14 @@ def map_pages(campaign: Campaign, options: PrintOptions, *,
 def paper_map(campaign: Campaign, options: PrintOptions, *,
               areas: Sequence[tuple[str, tuple[float, float]]],
               page_area_mm: tuple[float, float], loaded: Any = None,
-              one_page: bool = False) -> PaperMap:
+              one_page: bool = False, battles: frozenset[str] = frozenset()) -> PaperMap:
     """Lay a campaign's map out for paper.
 
     ``areas`` are the room left for the map by each layout the sheet can use, by name (e.g. the
     legend beside the map or below it); the layout that draws the map largest wins.
     ``page_area_mm`` is the room on each page of a map too large for one page; ``one_page``
-    fits any map on one page however small its tiles get.
+    fits any map on one page however small its tiles get. ``battles``: the tiles where a
+    battle waits (marked on the map and in the legend).
     """
     from campaign import mapview
 
@@ -1549,10 +1615,10 @@ def paper_map(campaign: Campaign, options: PrintOptions, *,
     if not plan.cut:
         scale = fit
         svg, width_mm, height_mm = draw_tiles(campaign, loaded, None, eco=options.eco,
-                                              scale=scale)
+                                              scale=scale, battles=battles)
         page = MapPage(1, 0, 0, svg, width_mm, height_mm, len(loaded.views),
                        labels=frozenset(v.label for v in loaded.views))
-        legend = _legend(campaign, loaded, options.eco, scale)
+        legend = _legend(campaign, loaded, options.eco, scale, battles)
         keys = _kingdom_keys(loaded, options.eco, tile_units * scale)
         return PaperMap((page,), "", (0.0, 0.0), legend, keys, scale, tile_units * scale,
                         layout)
@@ -1606,7 +1672,7 @@ def paper_map(campaign: Campaign, options: PrintOptions, *,
                 neighbours.append(("above", number))
             svg, width_mm, height_mm = draw_tiles(
                 campaign, loaded, set(labels), eco=options.eco, box=box, scale=scale,
-                overlay=_cut_marks(box, cuts, scale))
+                overlay=_cut_marks(box, cuts, scale), battles=battles)
             pages.append(MapPage(numbers[(r, c)], r, c, svg, width_mm, height_mm, len(labels),
                                  tuple(neighbours), labels, (left, right), (top, bottom)))
             frames.append((numbers[(r, c)], (x0, y0, x1 - x0, y1 - y0)))
@@ -1615,7 +1681,7 @@ def paper_map(campaign: Campaign, options: PrintOptions, *,
     overview, ow, oh = draw_tiles(campaign, loaded, None, eco=options.eco, scale=overview_scale,
                                   overlay=_page_frames(frames, overview_scale), markers=False,
                                   show_labels=False)
-    legend = _legend(campaign, loaded, options.eco, scale)
+    legend = _legend(campaign, loaded, options.eco, scale, battles)
     keys = _kingdom_keys(loaded, options.eco, tile_units * scale)
     return PaperMap(tuple(pages), overview, (ow, oh), legend, keys, scale,
                     tile_units * scale, layout, across, down)

@@ -135,8 +135,9 @@ def test_battle_packet_of_two_eight_unit_armies_fits_one_page(
     assert len(read_pdf(data).pages) == 1
     text = pdf_text(data)
     assert text.count("Red Sea Guard Spearmen") == 3 and text.count("Blue High Paladin") == 2
-    assert "Blue, army #1 · upright, defending · 500 points" in text
-    assert "Red, army #1 · upright · 500 points" in text
+    # Each army's units add up to their points, of the 500-point limit.
+    assert re.search(r"Blue, army #1 · upright, defending · \d+ of 500 points", text)
+    assert re.search(r"Red, army #1 · upright · \d+ of 500 points", text)
     assert_inside_the_page(data)
 
 
@@ -158,7 +159,8 @@ def test_a_long_battle_packet_breaks_inside_a_side_with_its_head_repeated(
     assert "Blue, army #1" in first and "Red, army #1" in second
     # Where a table runs on, its head comes again: whose army, then the columns.
     continued = second.split("Red, army #1")[0]
-    assert re.search(r"Blue, army #\d · upright · 500 points Unit Type Points", continued), (
+    assert re.search(r"Blue, army #\d · upright · \d+ of 500 points Unit Type Points",
+                     continued), (
         continued[:300])
 
 

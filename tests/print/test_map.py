@@ -122,7 +122,9 @@ def test_legend_keys_are_drawn_at_the_maps_scale(sheets_world: SheetsWorld) -> N
     paper = sheets.map_context(access, None, pdf.PrintOptions("a4", landscape=True))["paper"]
     loaded = mapview.load_map(world.campaign)
     labels = [item.label for item in paper.legend]
-    assert labels == pdf.legend_labels(world.campaign, loaded)
+    assert labels == pdf.legend_labels(world.campaign, loaded,
+                                       sheets._battle_tiles(world.campaign))
+    assert labels[-1] == "Battle waiting"
     for word in ("Village", "City", "Fortress", "Capital", "Army token"):
         assert word in labels
     features = {f for v in loaded.views for edge in v.edges.values() for f in edge}

@@ -35,12 +35,13 @@ from campaign.pdf import (
     download_name,
     draw_tiles,
     fit_style,
+    keep_rule_ids,
+    kingdom_swatches,
     legend_labels,
     map_pages,
     paper_map,
     running_title,
     sheet_pdf,
-    swatch,
     text_area_mm,
     text_lines,
     text_width_mm,
@@ -194,6 +195,18 @@ def _cost(cost: economy.Resources) -> str:
     return " + ".join(p for p in parts if p) or "free"
 
 
+def _swatches(campaign: Campaign, options: PrintOptions) -> dict[int, str]:
+    """The mark beside each kingdom's name: its map ring, in its line style (one query)."""
+    return kingdom_swatches(Kingdom.objects.filter(campaign=campaign).only("pk", "colour"),
+                            options.eco)
+
+
+def _battle_tiles(campaign: Campaign) -> frozenset[str]:
+    """The tiles where a battle waits to be fought, marked on the maps."""
+    return frozenset(Battle.objects.filter(campaign=campaign, status=Battle.Status.PENDING)
+                     .values_list("tile__label", flat=True))
+
+
 def _army_state(army: Army) -> str:
     state = "on its side" if army.on_side else "upright"
     if army.defending:
@@ -204,7 +217,7 @@ def _army_state(army: Army) -> str:
 # --- map ----------------------------------------------------------------------------------------
 
 MAP_SIDEBAR_MM = 64  # the legend and kingdoms beside the map (sheet.css .map-key)
-MAP_PAGE_TITLE_MM = 12  # the heading above each page of a cut map
+MAP_PAGE_TITLE_MM = 9  # the heading above each page of a cut map (sheet.css .map-page h2)
 LEGEND_ROW_MM = 8.6  # a legend key (pdf.LEGEND_KEY_MM), its border and the gap under it
 KINGDOM_ROW_MM = 6.9  # a kingdom's row at least: its mark (sheet.css td.key svg) and padding
 _LINE_MM = 1.3 * PT_MM  # a line of text per point of its size (line-height 1.3)
@@ -287,7 +300,7 @@ def _map_kingdoms(campaign: Campaign, loaded: Any) -> list[dict[str, Any]]:
 
 
 def _map_room(campaign: Campaign, options: PrintOptions, loaded: Any,
-              kingdoms: list[dict[str, Any]]
+              kingdoms: list[dict[str, Any]], battles: frozenset[str] = frozenset()
               ) -> tuple[list[tuple[str, tuple[float, float]]], tuple[float, float]]:
     """The room the map sheet leaves for the map on this paper: for each layout (the legend and
     the kingdoms beside the map, or below it, see ``_map_areas``), and on each page of a cut
@@ -299,7 +312,8 @@ def _map_room(campaign: Campaign, options: PrintOptions, loaded: Any,
     above = (text_lines(title, width, title_pt, bold=True) * title_pt * 1.15 * PT_MM + 1.5
              + text_lines(_CUT_CAPTION.format(clock=campaign.clock_label(), pages=9, tile=99),
                           width, 8.5) * 8.5 * _LINE_MM + 3 + 2)
-    areas = _map_areas(legend_labels(campaign, loaded), kingdoms, width, height - above)
+    areas = _map_areas(legend_labels(campaign, loaded, battles), kingdoms, width,
+                       height - above)
     return areas, (width, height - MAP_PAGE_TITLE_MM)
 
 
@@ -310,10 +324,11 @@ def map_orientation(access: Access, obj: None, options: PrintOptions) -> bool:
     campaign = access.campaign
     loaded = mapview.load_map(campaign)
     kingdoms = _map_kingdoms(campaign, loaded)
+    battles = _battle_tiles(campaign)
     pages = {}
     for landscape in (False, True):
         turned = replace(options, landscape=landscape)
-        areas, page_area = _map_room(campaign, turned, loaded, kingdoms)
+        areas, page_area = _map_room(campaign, turned, loaded, kingdoms, battles)
         pages[landscape] = map_pages(campaign, turned, areas=areas, page_area_mm=page_area,
                                      loaded=loaded)
     return pages[True] < pages[False]
@@ -326,12 +341,13 @@ def map_context(access: Access, obj: None, options: PrintOptions, *,
     loaded = mapview.load_map(campaign)
     kingdoms = _map_kingdoms(campaign, loaded)
     # The legend and the kingdoms go beside the map or below it, whichever draws it larger;
-    # beside it only if they fit the page's height. In the campaign book the map always fits
-    # one page: the map sheet is the one to play on.
+    # beside it only if they fit the page's height. A map too large for one page is cut into
+    # overlapping pages with an overview, in the campaign book too.
     title = f"Map of {campaign.name}"
-    areas, page_area = _map_room(campaign, options, loaded, kingdoms)
+    battles = _battle_tiles(campaign)
+    areas, page_area = _map_room(campaign, options, loaded, kingdoms, battles)
     paper = paper_map(campaign, options, areas=areas, page_area_mm=page_area, loaded=loaded,
-                      one_page=in_book)
+                      battles=battles)
     name_mm = MAP_SIDEBAR_MM - 30 if paper.layout == "side" else (width - 56) / 2
     for row in kingdoms:
         row["key"] = mark_safe(paper.kingdom_keys.get(row["pk"], ""))
@@ -496,6 +512,13 @@ def reference_context(access: Access, obj: None, options: PrintOptions, *,
         "us_destroyed": kow.US_DESTROYED_AT,
         "show_simple": opts.battle_mode == "simple" or opts.allow_mode_per_battle,
         "show_kow": opts.battle_mode == "kow" or opts.allow_mode_per_battle,
+        # The rules take a page and a third; with one kind of battle and no module, the second
+        # page has room for a track of the year to tick off at the table (with both kinds or a
+        # module the rules fill it).
+        "year_track": ([f"Month {m}" for m in range(1, mk.SUMMER_MONTHS + 1)] + ["Winter"]
+                       if not (opts.allow_mode_per_battle or opts.module_terrain_recruit
+                               or opts.module_wizard_towers or opts.module_artefacts
+                               or house_rules) else []),
     }
 
 
@@ -585,9 +608,24 @@ def ledger_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
     ]
     upkeep = economy.food_needed(len(army_rows))
     season = ledger_sheets.last_season(kingdom)
+    # The season whose entries are printed: this one, or an earlier one.
+    current = season is not None and (season.year, season.season) == (campaign.year,
+                                                                       campaign.season)
+    if season is None:
+        entries_heading = "Entries"
+    elif current:
+        entries_heading = f"This {season.season}'s entries (year {season.year})"
+    else:
+        entries_heading = f"Latest entries: {season.season or 'year'} of year {season.year}"
+    # The winter tally opens with the stock before this winter's entries (what is held now, if
+    # the winter has not begun) and closes with what is left before MK-WINTER-4 wipes it.
+    in_winter = campaign.season == "winter"
+    opening = {r: stock_now[r] - (season.total(r) if current and in_winter else 0)
+               for r in RESOURCES}
     width = text_area_mm(options)[0]
     half = (width - 5) / 2  # a column (sheet.css .cols-2)
     others = [k for k in _kingdoms(access) if k.pk != kingdom.pk]
+    swatches = kingdom_swatches([kingdom, *others], options.eco)
     tithes: dict[int, dict[str, int]] = {}
     for tithe in Tithe.objects.filter(Q(giver=kingdom) | Q(receiver=kingdom),
                                       campaign=campaign, year=campaign.year):
@@ -601,7 +639,7 @@ def ledger_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
         **_base(access, f"Kingdom ledger: {kingdom.name}", options, f"{kingdom.name}: ledger",
                 width - 45),
         "kingdom": kingdom,
-        "kingdom_swatch": swatch(kingdom.colour, options.eco),
+        "kingdom_swatch": swatches[kingdom.pk],
         "race": _race(access, kingdom),
         "player": kingdom.player.user.get_username() if kingdom.player_id else "",
         "stock": stock_now,
@@ -616,8 +654,10 @@ def ledger_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
         "shortfall": max(0, upkeep - forecast.food),
         "max_armies": state.options.max_armies,
         "season": season,
+        "entries_heading": entries_heading,
+        "opening": opening,
         "season_totals": {r: season.total(r) for r in RESOURCES} if season else {},
-        "tithe_rows": [{"kingdom": k, "swatch": swatch(k.colour, options.eco),
+        "tithe_rows": [{"kingdom": k, "swatch": swatches[k.pk],
                         "name_style": fit_style(k.name, half * 0.52 - 7, size_pt=9.5,
                                                 min_pt=7),
                         **tithes.get(k.pk, {})} for k in others],
@@ -639,7 +679,8 @@ def ledger_pdf(access: Access, kingdom: Kingdom, options: PrintOptions, *,
 
 # The roster's units table (templates/print/mk_army_roster.html colgroup), as fractions of the
 # text width, and the heights its rows print at (measured from WeasyPrint's layout).
-ROSTER_COLUMNS = {"name": 0.31, "type": 0.11, "us": 0.09, "history": 0.11, "item": 0.18}
+ROSTER_COLUMNS = {"name": 0.27, "type": 0.11, "us": 0.09, "history": 0.11, "item": 0.16}
+DETAIL_PT = 7.8  # a unit's stat line and special rules, under its name (sheet.css .unit-detail)
 ROSTER_ROW_MM = 8.95  # a written-in row (sheet.css table.roster td.write and its padding)
 UNIT_ROW_MM = 6.1  # a unit's row of one line, tick boxes included
 CELL_PAD_MM = 2.6  # a cell's padding, left and right
@@ -674,6 +715,9 @@ def _unit_rows(units: list[dict[str, Any]], width_mm: float, name_part: float,
             "battle_us": kow.battle_unit_strength(total) if total is not None else None,
             "history": " → ".join(str(v) for v in history),
             "destroyed": bool(unit.get("destroyed")),
+            # The stat line and special rules the player keeps with the list.
+            "detail": " · ".join(x for x in (unit.get("stats") or "",
+                                             unit.get("special_rules") or "") if x),
         })
     return rows
 
@@ -695,8 +739,10 @@ def _roster_row_mm(unit: dict[str, Any], width_mm: float) -> float:
         name += " (destroyed)"
     # "fights at 3" goes under the Unit Strength, on a line of its own (7.5 pt).
     fights = unit["unit_strength"] is not None and unit["battle_us"] != unit["unit_strength"]
+    detail = (_lines_mm(unit["detail"], column["name"], DETAIL_PT) if unit.get("detail")
+              else 0.0)
     tallest = max(
-        _lines_mm(name, column["name"], _style_pt(unit["name_style"], TABLE_PT)),
+        _lines_mm(name, column["name"], _style_pt(unit["name_style"], TABLE_PT)) + detail,
         _lines_mm(unit["unit_type"] or "", column["type"], TABLE_PT),
         TABLE_PT * _LINE_MM + (7.5 * _LINE_MM if fights else 0),
         _lines_mm(unit["history"], column["history"], SMALL_PT),
@@ -735,7 +781,7 @@ def army_roster_context(access: Access, army: Army, options: PrintOptions, *,
         **base,
         "army": army,
         "kingdom": kingdom,
-        "kingdom_swatch": swatch(kingdom.colour, options.eco),
+        "kingdom_swatch": _swatches(access.campaign, options)[kingdom.pk],
         "army_name_style": army_name_style,
         "race": _race(access, kingdom),
         "state": _army_state(army),
@@ -776,7 +822,7 @@ def simple_roster_context(access: Access, kingdom: Kingdom, options: PrintOption
         **_base(access, f"Simple roster: {kingdom.name}", options,
                 f"{kingdom.name}: Simple roster", text_area_mm(options)[0] - 45),
         "kingdom": kingdom,
-        "kingdom_swatch": swatch(kingdom.colour, options.eco),
+        "kingdom_swatch": _swatches(access.campaign, options)[kingdom.pk],
         "rows": rows,
         "total_points": sum(row["army"].points for row in rows),
         "blank_rows": [range(boxes)] * max(blank, 2 if own else 0),
@@ -804,7 +850,7 @@ def kingdom_rosters_context(access: Access, kingdom: Kingdom, options: PrintOpti
         **_base(access, f"Rosters: {kingdom.name}", options, f"{kingdom.name}: armies",
                 width - 30),
         "kingdom": kingdom,
-        "kingdom_swatch": swatch(kingdom.colour, options.eco),
+        "kingdom_swatch": _swatches(access.campaign, options)[kingdom.pk],
         "race": _race(access, kingdom),
         "armies": armies,
         "complete": _own_kingdom(access, kingdom),
@@ -858,20 +904,29 @@ def _side(access: Access, battle: Battle, fighting: list[Army], kingdom: Kingdom
     armies = [army for army in fighting if army.kingdom_id == kingdom.pk]
     ships = list(Ship.objects.filter(kingdom=kingdom, tile=battle.tile).order_by("number"))
     rows = []
+    simple = army_lists.simple_rosters(access.campaign) or (battle.kind == "land"
+                                                            and battle.mode == "simple")
     for army in armies:
         visible = army_lists.roster_visible(access, army)
         # One line a unit: the packet holds two armies of eight units on a page.
         units = [u for u in _unit_rows(army_lists.army_units(army), width, 0.38, 0.20,
                                        size_pt=8.8, lines=1)
                  if not u["destroyed"]]
+        # A Simple army's points are its own (MK-SETUP-6, its Defence comes from them); a list's
+        # are its living units' (as the roster and the ledger count them), of the limit.
+        if simple:
+            points = f"{army.points} points"
+        elif visible and units:
+            points = f"{sum(u['points'] or 0 for u in units)} of {kow.ARMY_POINTS_LIMIT} points"
+        else:
+            points = ""
         rows.append({"army": army, "state": _army_state(army), "visible": visible,
-                     "units": units if visible else [],
+                     "units": units if visible else [], "points": points,
                      "defence": kow.simple_defence(army.points, army.defending)})
     half = (width - 5) / 2  # a column of the packet's top (sheet.css .cols-2)
     return {
         "role": role,
         "kingdom": kingdom,
-        "swatch": swatch(kingdom.colour, access.campaign.eco_print),
         "name_style": fit_style(kingdom.name, width - 8 - text_width_mm(f"· {role}", 8.5),
                                 size_pt=12, min_pt=8, bold=True),
         "result_style": fit_style(kingdom.name, half - 20, size_pt=10, min_pt=7),
@@ -892,8 +947,9 @@ def battle_packet_context(access: Access, battle: Battle, options: PrintOptions,
     sides = [_side(access, battle, fighting, battle.chooser,
                    "Attacker: chose the battle (MK-BSEL-6)", width),
              _side(access, battle, fighting, battle.opponent, "Opponent", width)]
+    swatches = _swatches(campaign, options)
     for side in sides:
-        side["swatch"] = swatch(side["kingdom"].colour, options.eco)
+        side["swatch"] = swatches[side["kingdom"].pk]
     board = None
     if all(s["upright"] for s in sides):
         board = kow.board_size(sides[0]["upright"], sides[1]["upright"])
@@ -910,12 +966,13 @@ def battle_packet_context(access: Access, battle: Battle, options: PrintOptions,
             label = by_pos.get(grid.step(tile.q, tile.r, d))
             if label:
                 near.add(label)
+    battles = frozenset({tile.label})
     crop, crop_w, crop_h = draw_tiles(campaign, loaded, near, eco=options.eco, scale=0.5,
-                                      highlight=tile.label)
+                                      highlight=tile.label, battles=battles)
     if crop_w > 58 or crop_h > 56:
         crop, crop_w, crop_h = draw_tiles(campaign, loaded, near, eco=options.eco,
                                           scale=0.5 * min(58 / crop_w, 56 / crop_h),
-                                          highlight=tile.label)
+                                          highlight=tile.label, battles=battles)
     result_path = battle_result_url(battle)
     result_url = (base_url or "").rstrip("/") + result_path if base_url else result_path
     title = f"Battle at {tile.label}" + (f" · {tile.name}" if tile.name else "")
@@ -963,6 +1020,8 @@ def chronicle_context(access: Access, obj: None, options: PrintOptions, *,
 
     year = access.campaign.year
     events = list(visible_events(access).filter(year=year).defer("changes").order_by("seq"))
+    for event in events:
+        event.summary_html = keep_rule_ids(event.summary)
     return {
         **_base(access, f"Chronicle of year {year}", options, f"Chronicle of year {year}"),
         "year": year,
@@ -1042,6 +1101,12 @@ BATTLE_PACKET = PdfSheet(
 )
 
 
+def _has_lists(access: Access, kingdom: Kingdom) -> bool:
+    """Whether any army of ``kingdom`` this viewer may see has units on its list."""
+    armies = [army.pk for army in _visible_armies(access, kingdom)]
+    return Unit.objects.filter(army_list__army__in=armies).exists()
+
+
 def book_sections(access: Access) -> list[BookSection]:
     """The campaign book: map, each kingdom's ledger and rosters, the chronicle of the year and
     the rules reference, as far as this viewer may see them."""
@@ -1054,9 +1119,10 @@ def book_sections(access: Access) -> list[BookSection]:
             sections.append(BookSection(LEDGER, kingdom, "Ledger", kingdom.name))
         if simple_mode and _kingdom_armies_visible(access, kingdom):
             sections.append(BookSection(SIMPLE_ROSTER, kingdom, "Simple roster", kingdom.name))
-        if kow_mode and _kingdom_armies_visible(access, kingdom):
+        if kow_mode and _kingdom_armies_visible(access, kingdom) and _has_lists(access, kingdom):
             # In the book a kingdom's rosters share one sheet; each army's own roster (with
-            # rows to write in and boxes to tick) is printed from the print page.
+            # rows to write in and boxes to tick) is printed from the print page. A kingdom
+            # without lists gets no page of its own: its ledger lists its armies.
             sections.append(BookSection(KINGDOM_ROSTERS, kingdom, "Armies", kingdom.name))
     sections.append(BookSection(CHRONICLE, None, f"Chronicle of year {campaign.year}",
                                 "The year and the rules"))

@@ -140,9 +140,10 @@ def map_markers(campaign: Campaign, kingdoms: Mapping[int, Kingdom]) -> list[tup
     """Ship counters for the map (MK-SHIP-5), beside the army counters every system has."""
     return [
         (ship.tile_id, mapsvg.Marker(f"S{ship.number}", kingdoms[ship.kingdom_id].colour, "ship",
-                                     f"{kingdoms[ship.kingdom_id].name} ship {ship.number}"))
+                                     f"{kingdoms[ship.kingdom_id].name} ship {ship.number}",
+                                     on_side=ship.on_side))
         for ship in Ship.objects.filter(campaign=campaign, tile__isnull=False).only(
-            "number", "kingdom_id", "tile_id")
+            "number", "kingdom_id", "tile_id", "on_side")
     ]
 
 
