@@ -1,0 +1,80 @@
+"""Middle Sea services beyond the web flows: the clock running out, a kingdom renamed in the
+middle of a game, the GM closing a turn from the play page, and the locks and ledger lines of
+one action."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign import services as core
+from campaign.models import Event
+from campaign.systems.middle_sea import services as ms
+from campaign.systems.middle_sea.models import Game
+from ledger.models import LedgerEntry
+from tests.ms.conftest import Table
+
+
+def test_ms_win_3_a_clock_that_ran_out_calls_time_with_the_next_action(table: Table) -> None:
+    """MS-WIN-3: once the time limit has passed, the next action calls time in its own event;
+    the round is finished and the calculated score decides."""
+    table.setup(2)
+    start = timezone.now() - dt.timedelta(minutes=61)
+    ms.start_clock(table.campaign, table.acting("gm"), 60, now=start)
+    assert table.state().time_called is False
+    event = ms.end_turn(table.campaign, table.acting("Red"))
+    assert "Time is up: this round is the last (MS-WIN-3)." in event.summary
+    assert table.state().time_called is True
+    for _ in range(2):
+        ms.end_turn(table.campaign, table.acting("gm"))
+    state = table.state()
+    while not state.ended:
+        ms.end_turn(table.campaign, table.acting("gm"))
+        state = table.state()
+    assert (state.round, state.end_reason, state.winners) == (1, "timed", ("Red", "Blue"))
+
+
+def test_ms_setup_1_a_kingdom_renamed_mid_game_plays_on_under_its_new_name(
+        table: Table) -> None:
+    """MS-SETUP-1, MS-ROUND-2: the position follows the kingdom's name; its turn, roads and
+    ledger carry on."""
+    table.setup(2)
+    ms.end_turn(table.campaign, table.acting("Red"))
+    core.update_kingdom(table.kingdoms["Blue"], table.gm, name="Azure", colour="#0000aa")
+    state = table.state()
+    assert [p.name for p in state.players] == ["Red", "Azure"]
+    assert state.order == ("Red", "Azure")
+    event = ms.end_turn(table.campaign, table.acting("Blue"))
+    assert event.summary.startswith("Azure ends their control turn.")
+    assert Game.objects.get(campaign=table.campaign).state["order"] == ["Red", "Azure"]
+
+
+def test_ms_round_2_the_gm_ends_a_turn_from_the_play_page(table: Table) -> None:
+    """MS-ROUND-2: the core's *close the phase* button ends the turn of the player to act."""
+    table.setup(2)
+    response = table.client("gm").post(reverse("campaign:advance", args=[table.campaign.slug]),
+                                       {"clock": "Round 1, control phase"})
+    assert response.status_code == 302
+    assert table.state().turn == 1
+    assert table.client("Red").post(reverse("campaign:advance",
+                                            args=[table.campaign.slug])).status_code == 403
+
+
+def test_ms_prod_1_production_lines_cite_their_rules(table: Table) -> None:
+    """MS-PROD-1, MS-SETUP-6: the Capital's income and the starting reserve are ledger lines
+    citing their rules, on the event that caused them."""
+    table.setup(2)
+    ms.end_turn(table.campaign, table.acting("Red"))
+    event = ms.end_turn(table.campaign, table.acting("Blue"))
+    lines = LedgerEntry.objects.filter(kingdom=table.kingdoms["Red"]).order_by("pk")
+    assert [(e.resource, e.amount, e.rule_id, e.source) for e in lines] == [
+        ("goods", 4, "MS-SETUP-6", "starting reserve"),
+        ("gold", 4, "MS-SETUP-6", "starting reserve"),
+        ("goods", 1, "MS-PROD-1", "Capital"),
+        ("gold", 1, "MS-PROD-1", "Capital"),
+    ]
+    assert lines.last().event_id == event.pk
+    assert "Red produces 1 goods and 1 gold." in event.summary
+    assert Event.objects.filter(campaign=table.campaign, kind="middle_sea.turn").count() == 2
