@@ -78,3 +78,26 @@ def test_ms_prod_1_production_lines_cite_their_rules(table: Table) -> None:
     assert lines.last().event_id == event.pk
     assert "Red produces 1 goods and 1 gold." in event.summary
     assert Event.objects.filter(campaign=table.campaign, kind="middle_sea.turn").count() == 2
+
+
+def test_ms_amb_2_a_house_rule_changed_mid_game_applies_from_the_next_action(
+        table: Table) -> None:
+    """MS-AMB-2: with *moving makes a leader inactive* switched on in the campaign's settings
+    after set-up, the next move leaves the leader inactive."""
+    from campaign.models import Campaign
+
+    state = table.setup(2)
+    assert state.options.move_inactivates is False
+    for _ in range(2):  # control
+        ms.end_turn(table.campaign, table.acting("gm"))
+    ms.explore(table.campaign, table.acting("Red"), "arms", "N-FL")
+    ms.build_road(table.campaign, table.acting("Red"), "N-CAP", "N-FL")
+    for _ in range(2):  # build
+        ms.end_turn(table.campaign, table.acting("gm"))
+    Campaign.objects.filter(pk=table.campaign.pk).update(
+        options={**table.campaign.options, "move_inactivates": True})
+    table.campaign.refresh_from_db()
+    ms.move_leader(table.campaign, table.acting("Red"), 2, "N-FL")
+    red = table.state().players[0]
+    assert (red.leader(2).place, red.leader(2).active) == ("N-FL", False)
+    assert table.state().options.move_inactivates is True

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import transaction
@@ -33,6 +33,7 @@ from campaign.systems.middle_sea.rules.state import (
     GOODS,
     PRODUCTION,
     GameState,
+    MSOptions,
     rename_player,
 )
 from ledger.services import post
@@ -101,9 +102,17 @@ class Acting:
     kingdom: Kingdom | None
 
 
-def _position(game: Game, kingdoms: Mapping[int, Kingdom]) -> tuple[GameState,
-                                                                   dict[str, Kingdom]]:
+def _position(game: Game, kingdoms: Mapping[int, Kingdom],
+              options: Mapping[str, Any] | None = None) -> tuple[GameState, dict[str, Kingdom]]:
+    """The position with the players named as their kingdoms are now, and the house rules as
+    the campaign's settings say now (a change on the Settings page applies from the next
+    action on)."""
     state = GameState.from_dict(game.state)
+    if options is not None:
+        try:
+            state = replace(state, options=MSOptions.from_dict(options))
+        except ValueError:
+            pass  # settings the options cannot read leave the game's own
     seats = list(zip(game.seats, [p.name for p in state.players]))
     by_name: dict[str, Kingdom] = {}
     renames = []
@@ -128,7 +137,7 @@ def read_game(campaign: Campaign) -> Loaded | None:
     if game is None:
         return None
     kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}
-    state, by_name = _position(game, kingdoms)
+    state, by_name = _position(game, kingdoms, campaign.options)
     return Loaded(campaign, game, state, by_name)
 
 
@@ -139,7 +148,7 @@ def lock_game(campaign: Campaign) -> Loaded:
     game = Game.objects.select_for_update().filter(campaign=locked).first()
     if game is None:
         raise ConflictError("The game is not set up yet.")
-    state, by_name = _position(game, kingdoms)
+    state, by_name = _position(game, kingdoms, locked.options)
     return Loaded(locked, game, state, by_name)
 
 

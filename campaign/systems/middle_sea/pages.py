@@ -40,9 +40,11 @@ from campaign.systems.middle_sea.rules.state import (
     GameState,
     city_at,
     controlled_cities,
+    controller,
     current_player,
     get_player,
     home_cities,
+    leader_at,
     port_at,
     provincial_cities,
     stack,
@@ -112,11 +114,8 @@ def _leaders_text(state: GameState, name: str) -> str:
 def rows(loaded: Loaded) -> list[Row]:
     """MS-CONTROL-1, MS-DOM-1, MS-WIN-2: every player's standing, in dominance order."""
     state = loaded.state
-    try:
-        acting = current_player(state) if not state.ended and state.phase in (
-            CONTROL, BUILD, LEADER) else None
-    except Exception:  # noqa: BLE001 - a state before first dominance has nobody to act
-        acting = None
+    acting = (current_player(state) if state.order and not state.ended
+              and state.phase in (CONTROL, BUILD, LEADER) else None)
     names = list(state.order) or [p.name for p in state.players]
     found = []
     for name in names:
@@ -347,8 +346,6 @@ def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
 def tile_lines(loaded: Loaded, label: str) -> list[dict[str, str]]:
     """MS-TERM-1..3, MS-BUILD-7: a space's city, controller, leader and port, for the map's
     tile panel (``colour`` and ``text`` per line)."""
-    from campaign.systems.middle_sea.rules.state import controller, leader_at
-
     state = loaded.state
     colours = {name: k.colour for name, k in loaded.kingdoms.items()}
     lines = []
@@ -358,10 +355,7 @@ def tile_lines(loaded: Loaded, label: str) -> list[dict[str, str]]:
                       "text": f"Capital of {owner.name}: king {owner.king.value} "
                               "(defends with 10, MS-CITY-5)"})
         return lines
-    try:
-        city = city_at(state, label)
-    except Exception:  # noqa: BLE001 - the sea and unknown labels hold no city
-        city = None
+    city = city_at(state, label)
     if city is None:
         return lines
     who = controller(state, label)
