@@ -56,12 +56,26 @@ def get_campaign_for(request: HttpRequest, slug: str, role: str = Role.OBSERVER)
     user = request.user
     if not user.is_authenticated:
         raise Http404("No such campaign.")
-    campaign = Campaign.objects.filter(slug=slug).first()
+    # A player's kingdom, their membership and the campaign in one query; a member without a
+    # kingdom takes a second, anyone else a third (every page of a campaign starts here).
+    kingdom = (
+        Kingdom.objects.filter(campaign__slug=slug, player__user=user)
+        .select_related("player__campaign", "player__user").order_by().first()
+    )
+    if kingdom is not None and kingdom.player.campaign_id == kingdom.campaign_id:
+        membership = kingdom.player
+        campaign = membership.campaign
+        kingdom.campaign = campaign
+    else:
+        kingdom = None
+        membership = (
+            Membership.objects.filter(campaign__slug=slug, user=user)
+            .select_related("campaign", "user").first()
+        )
+        campaign = membership.campaign if membership is not None else (
+            Campaign.objects.filter(slug=slug).first())
     if campaign is None:
         raise Http404("No such campaign.")
-    membership = (
-        Membership.objects.filter(campaign=campaign, user=user).select_related("user").first()
-    )
     if user.is_superuser:
         effective = Role.GM
     elif membership is None:
@@ -72,9 +86,6 @@ def get_campaign_for(request: HttpRequest, slug: str, role: str = Role.OBSERVER)
     if ROLE_RANK[access_role] < ROLE_RANK[Role(role)]:
         raise PermissionDenied(
             f"This needs the {Role(role).label.lower()} role in {campaign.name}.")
-    kingdom = None
-    if membership is not None:
-        kingdom = Kingdom.objects.filter(campaign=campaign, player=membership).first()
     return Access(campaign=campaign, membership=membership, role=access_role, kingdom=kingdom)
 
 

@@ -27,11 +27,13 @@ from campaign.forms import RESERVED_SLUGS
 from campaign.images import ImageRejected, process_crest, process_photo
 from campaign.models import (
     Campaign,
+    CampaignNotifications,
     Event,
     Invitation,
     Kingdom,
     Map,
     Membership,
+    NotificationPreference,
     Photo,
     PrintJob,
     Tile,
@@ -239,3 +241,19 @@ class PrintJobAdmin(admin.ModelAdmin):
     list_display = ("campaign", "kind", "status", "progress", "total", "created_at")
     list_filter = ("status", "kind")
     raw_id_fields = ("campaign", "requested_by")
+
+
+@admin.register(NotificationPreference)
+class NotificationPreferenceAdmin(admin.ModelAdmin):
+    list_display = ("membership", "on_turn", "on_battle", "on_phase", "daily_digest")
+    raw_id_fields = ("membership",)
+
+
+@admin.register(CampaignNotifications)
+class CampaignNotificationsAdmin(admin.ModelAdmin):
+    """A campaign's webhook and what its notifications told last; change the webhook on the
+    campaign's own notifications page, where it is an event."""
+
+    list_display = ("campaign", "seen_seq", "clock")
+    readonly_fields = ("seen_seq", "clock", "turn")
+    raw_id_fields = ("campaign",)

@@ -24,14 +24,21 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseNotModified,
+)
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.crypto import constant_time_compare
 from django.utils.dateparse import parse_datetime
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods
 
 from campaign import notifications
 from campaign.access import get_campaign_for
@@ -102,11 +109,15 @@ def viewer_version(request: HttpRequest, slug: str) -> tuple[int, datetime | Non
     return max(seen, key=lambda pair: pair[0])
 
 
-@require_GET
 def version(request: HttpRequest, slug: str) -> HttpResponse:
     """The poll: 304 when the viewer's version is the one they sent (``If-None-Match``), else
     200 with the version; ``since`` (the time the page was made, on the first poll) says
-    whether something the viewer may read happened after it."""
+    whether something the viewer may read happened after it. Like every campaign page, it
+    sends a visitor who is not signed in to sign in (read from the session alone)."""
+    if request.session.get(SESSION_KEY) is None:
+        return redirect_to_login(request.get_full_path())
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET"])
     seq, at = viewer_version(request, slug)
     etag = f'"{seq}"'
     if request.headers.get("If-None-Match") == etag:

@@ -52,7 +52,8 @@ def test_each_role_sees_the_version_it_may_read(campaign: Campaign, gm: User, pl
     assert seen == {"gm": gm_only.seq, "player": secret.seq, "other": public.seq,
                     "observer": public.seq, "admin": gm_only.seq}
     assert _version(login(outsider), campaign).status_code == 404
-    assert _version(login(None), campaign).status_code == 404
+    anonymous = _version(login(None), campaign)
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
     missing = reverse("campaign:live", args=["no-such-campaign"])
     assert login(gm).get(missing).status_code == 404
 
