@@ -5,7 +5,8 @@ The pure rules live in ``rules/``; they follow the rule IDs of the digest
 Avalon whose land squares are Territories (SNS-GC-9): a tile's terrain is the map type drawn
 there (or the sea, which is no Territory), its settlement the Territory's state (claimed,
 settled or capital, SNS-GC-12) and its controller the kingdom holding it. Victory and Vengeance
-points are the ledger's two resources (SNS-PTS-2).
+points are two of the ledger's resources (SNS-PTS-2); the other six are a kingdom's Stockpile
+while it plays a game (SNS-ECON-1, the game at the table).
 """
 
 from __future__ import annotations
@@ -52,7 +53,10 @@ SYSTEM = RuleSystem(
         Choice(gc.CAPITAL, "Capital"),
     ),
     settlement_shapes={gc.CLAIMED: "triangle", gc.SETTLED: "square", gc.CAPITAL: "star"},
-    resources=(Choice("vp", "Victory Points"), Choice("ven", "Vengeance Points")),
+    # Campaign points, then the Stockpile's six resources while a game is played (SNS-ECON-1).
+    resources=(Choice("vp", "Victory Points"), Choice("ven", "Vengeance Points"),
+               Choice("food", "Food"), Choice("wood", "Wood"), Choice("stone", "Stone"),
+               Choice("iron", "Iron"), Choice("gold", "Gold"), Choice("favor", "Favor")),
     map_style=MapStyle(
         kind="square",
         width=14,

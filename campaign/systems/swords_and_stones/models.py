@@ -148,6 +148,10 @@ class Participant(models.Model):
     report_status = models.CharField(max_length=10, blank=True)
     gm_yes = models.JSONField(default=list, blank=True)
     titles_taken = models.JSONField(default=list, blank=True)
+    # The kingdom at the table while the game is played (SNS-ECON-11): turn, phase, operational
+    # buildings, units, growth of the turn and units trained in it. The Stockpile itself is the
+    # kingdom's ledger balances of food, wood, stone, iron, gold and favor during the game.
+    table = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["game", "pk"]

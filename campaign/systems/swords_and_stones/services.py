@@ -8,10 +8,9 @@ functions check the rules: whose turn it is, what a Territory allows, what point
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 from django.db import transaction
 
@@ -32,41 +31,24 @@ from campaign.systems.swords_and_stones.rules import titles as tt
 from campaign.systems.swords_and_stones.state import (
     CAMPAIGN,
     PLACEMENT,
+    PointsLine,
     SnsError,
     SnsState,
     load,
     pid,
+    rules_check,
     write_changes,
     write_player,
 )
+from campaign.systems.swords_and_stones.stockpile import (
+    close_tables,
+    open_tables,
+    starting_stockpile,
+)
 from ledger.models import Balance
-from ledger.services import LedgerError, post
+from ledger.services import post
 
-T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class PointsLine:
-    """One movement of campaign points on the shared ledger (SNS-PTS-2)."""
-
-    resource: str
-    amount: int
-    rule_id: str
-    source: str
-
-
-@contextmanager
-def _rules() -> Iterator[None]:
-    """Turn a rule's refusal into a service refusal (same words)."""
-    try:
-        yield
-    except (gc.RuleViolation, LedgerError) as exc:
-        raise SnsError(str(exc)) from None
-
-
-def _check(fn: Callable[[], T]) -> T:
-    with _rules():
-        return fn()
+_check = rules_check
 
 
 def _kingdom_in(st: SnsState, kingdom: Kingdom) -> Kingdom:
@@ -196,8 +178,7 @@ def next_challenger(st: SnsState) -> str | None:
     last_id = pid(last.challenger) if last is not None else None
     if last_id is not None and last_id not in {p.id for p in st.state.players}:
         last_id = None
-    with _rules():
-        return gc.next_challenger(st.state, last_id)
+    return _check(lambda: gc.next_challenger(st.state, last_id))
 
 
 def blockers(st: SnsState) -> list[str]:
@@ -287,25 +268,6 @@ def _participant(game: Game, kingdom: Kingdom) -> Participant:
     return row
 
 
-def start_declaration(st: SnsState, part: Participant) -> gc.StartDeclaration | None:
-    if not part.declared_title and part.declared_crate is None:
-        return None
-    player = st.state.player(pid(part.kingdom))
-    return gc.declare_start_bonus(
-        player, part.declared_title or None,
-        part.declared_crate.name if part.declared_crate is not None else None, st.options)
-
-
-def starting_stockpile(st: SnsState, part: Participant,
-                       spends: Sequence[str]) -> pts.StartingStockpile:
-    """SNS-SUP-1..4, SNS-KING-2, D.4: the start a campaign brings to this game."""
-    supply = gc.supply_from_territories(
-        st.map, pid(part.kingdom), [(t, o) for t, o in part.supply], st.options)
-    start = [c for c in spends if pts.SPEND_BY_CODE[c].timing == pts.START]
-    return pts.starting_stockpile(supply, start, start_declaration(st, part),
-                                  part.title_variant or None)
-
-
 def set_up(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, *, faction: str,
            supply: Sequence[tuple[str, str]], title: str = "", variant: str = "",
            crate_item: int | None = None) -> str:
@@ -350,9 +312,11 @@ def begin_game(campaign: Campaign, user: Any, game: Game) -> str:
         game = _game_for_update(st.campaign, game)
         if game.status != Game.Status.SETUP:
             raise SnsError(f"Game {game.number} is not being set up.")
-        summary = f"Game {game.number} begins; start options are fixed (SNS-PTS-4)."
+        summary = (f"Game {game.number} begins; start options are fixed and the Stockpiles "
+                   "open (SNS-PTS-4, SNS-ECON-10).")
         with Recorder(st.campaign, user, "sns.begin", summary) as rec:
             rec.update(game, status=Game.Status.PLAYING)
+            open_tables(rec, st, game)
     return summary
 
 
@@ -451,6 +415,7 @@ def record_result(campaign: Campaign, user: Any, game: Game, result: str,
                          f"game {game.number}")
             for pk, part in parts.items():
                 rec.update(part, result=per_kingdom[pk], king_outcome=fates[pk])
+            close_tables(rec, st, game, list(parts.values()))
             for pk in dead:
                 king = st.kings.get(pk)
                 if king is None:
@@ -745,9 +710,8 @@ def propose_newcomer(st: SnsState, kingdom: Kingdom) -> gc.NewPlayerProposal:
                                              and (st.map.owned_by(p.id) or p.eliminated)))
     if player.eliminated:
         others = replace(others, players=(*others.players, player))
-    with _rules():
-        return gc.propose_new_player(others, replace(player, eliminated=player.eliminated),
-                                     st.options)
+    return _check(lambda: gc.propose_new_player(
+        others, replace(player, eliminated=player.eliminated), st.options))
 
 
 def add_newcomer(campaign: Campaign, user: Any, kingdom: Kingdom) -> str:

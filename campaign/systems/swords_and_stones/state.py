@@ -10,9 +10,9 @@ kingdoms through the event's ``Recorder``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
@@ -27,7 +27,9 @@ from campaign.systems.swords_and_stones.models import (
 )
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import titles as tt
-from ledger.services import link_to_event
+from ledger.services import LedgerError, link_to_event
+
+T = TypeVar("T")
 
 WATER = "sea"
 PLACEMENT = "placement"
@@ -36,6 +38,27 @@ CAMPAIGN = "campaign"
 
 class SnsError(ServiceError):
     """A Grand Campaign action refused; nothing was written. The message says why."""
+
+
+@dataclass(frozen=True)
+class PointsLine:
+    """One movement of one resource on the shared ledger: campaign points (SNS-PTS-2) or a
+    Stockpile's resources during a game (SNS-ECON-2)."""
+
+    resource: str
+    amount: int
+    rule_id: str
+    source: str
+
+
+def rules_check(fn: Callable[[], T]) -> T:
+    """Call ``fn``; a rule's refusal (or the ledger's) becomes a service refusal, same words."""
+    try:
+        return fn()
+    except SnsError:
+        raise
+    except (ValueError, LedgerError) as exc:  # the rules' RuleViolations are ValueErrors
+        raise SnsError(str(exc)) from None
 
 
 def options_of(campaign: Campaign) -> gc.Options:

@@ -25,7 +25,7 @@ from campaign.models import Kingdom, Role
 from campaign.once import applies_once
 from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
-from campaign.systems.swords_and_stones import pages, reports, services
+from campaign.systems.swords_and_stones import pages, reports, services, table
 from campaign.systems.swords_and_stones.models import Game, Participant, Spend
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import titles as tt
@@ -490,3 +490,87 @@ def honours(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "campaign/systems/swords_and_stones/honours.html",
                   {**tabs_context(access, "play"),
                    "rows": [(k, roll.get(k.pk, [])) for k in kingdoms]})
+
+
+# --- the game at the table (the Stockpile ledger) -----------------------------------------------
+
+
+def _table_kingdom(access: Access, kingdom_id: int) -> Kingdom:
+    return get_kingdom_for(access, kingdom_id, edit=True)
+
+
+@login_required
+@require_GET
+def table_page(request: HttpRequest, slug: str, number: int, kingdom_id: int) -> HttpResponse:
+    """SNS-ECON-2: a kingdom's Stockpile through a game, for its player and the GM."""
+    access = sns_access(request, slug)
+    game = _game(access, str(number))
+    kingdom = _table_kingdom(access, kingdom_id)
+    context = {**tabs_context(access, "play"), "game": game, "kingdom": kingdom,
+               **table.table_view(access.campaign, game, kingdom)}
+    if context["part"] is None:
+        raise Http404(f"{kingdom.name} does not play game {game.number}.")
+    template = "campaign/systems/swords_and_stones/table.html"
+    return render(request, template + "#table" if request.htmx else template, context)
+
+
+@login_required
+@require_POST
+def table_action(request: HttpRequest, slug: str, number: int, kingdom_id: int,
+                 action: str) -> HttpResponse:
+    """SNS-ECON-11..61: one action at the table: Farm dice, a typed line, the compulsory phase,
+    training, the next phase, the Stockpile working or not."""
+    access = sns_access(request, slug)
+    game = _game(access, str(number))
+    kingdom = _table_kingdom(access, kingdom_id)
+    user, campaign = request.user, access.campaign
+    post = request.POST
+    try:
+        if action == "farm":
+            from campaign.parsing import parse_dice
+
+            dice = parse_dice(post.get("dice", ""))
+            outcomes = [o.strip() for o in post.get("outcomes", "").split(",") if o.strip()]
+            act: Callable[[], str] = lambda: table.farm_harvest(  # noqa: E731
+                campaign, user, game, kingdom, dice, outcomes)
+        elif action == "line":
+            resource = _text(request, "resource", 10)
+            amount = parse_int(post.get("amount", ""), -999, 999, "amount")
+            rule = _text(request, "rule", 20)
+            reason = _text(request, "reason", 80)
+            act = lambda: table.book_line(campaign, user, game, kingdom,  # noqa: E731
+                                          resource, amount, rule, reason)
+        elif action == "compulsory":
+            counts = {code: parse_int(post.get(f"b_{code}", "") or "0", 0, 99, code)
+                      for code in table.BUILDINGS}
+            besieged = post.get("besieged") == "yes"
+            act = lambda: table.compulsory(campaign, user, game, kingdom,  # noqa: E731
+                                           counts, besieged)
+        elif action == "train":
+            code = _text(request, "unit", 20).upper()
+            count = parse_int(post.get("count", ""), 1, 99, "count")
+            types = [t for t in post.get("types", "").replace(" ", "").split(",") if t]
+            act = lambda: table.train(campaign, user, game, kingdom, code,  # noqa: E731
+                                      count, types)
+        elif action == "next":
+            act = lambda: table.next_phase(campaign, user, game, kingdom)  # noqa: E731
+        elif action == "operational":
+            flag = post.get("operational") == "yes"
+            act = lambda: table.set_operational(campaign, user, game,  # noqa: E731
+                                                kingdom, flag)
+        else:
+            raise Http404("No such action at the table.")
+    except ParseError as exc:
+        return _bad(request, access, exc)
+    try:
+        summary = act()
+    except (ServiceError, gc.RuleViolation) as exc:
+        return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
+    target = reverse("sns:table", kwargs={"slug": campaign.slug, "number": game.number,
+                                          "kingdom_id": kingdom.pk})
+    if request.htmx:
+        context = {**tabs_context(access, "play"), "game": game, "kingdom": kingdom,
+                   "done": summary, **table.table_view(campaign, game, kingdom)}
+        return render(request, "campaign/systems/swords_and_stones/table.html#table", context)
+    messages.success(request, summary)
+    return redirect(target)

@@ -1,0 +1,258 @@
+"""The game at the table: each kingdom's Stockpile ledger through a campaign game.
+
+While a game is played, a kingdom's Stockpile is its ledger balances of the six resources
+(SNS-ECON-1/2), booked with the campaign's game number, every line citing its rule. Turn 1 opens
+the Stockpile with the start the campaign brings, line by line (SNS-ECON-10); each kingdom then
+walks its turns through the four phases (SNS-ECON-11): harvest (Farm dice computed, other
+harvests typed from the table), the compulsory phase (upkeep paid and growth worked out from the
+operational buildings, SNS-ECON-40..46), the advance phase (training capped by growth, paid
+first, SNS-ECON-51; other spending typed with its rule) and Move & Combat. When the result is
+recorded the Stockpile is put away and what the report needs (peak gold, SNS-STAT-18; units
+trained) is written into the kingdom's post-game report.
+
+Each action is one chronicle event; a spend the Stockpile cannot cover is refused (SNS-ECON-3),
+and so is anything but favor while the Stockpile is not operational (SNS-ECON-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from campaign.chronicle import Recorder
+from campaign.models import Campaign, Kingdom
+from campaign.systems.swords_and_stones.models import Game, Participant
+from campaign.systems.swords_and_stones.rules import econ_advance as adv
+from campaign.systems.swords_and_stones.rules import econ_harvest as harvest
+from campaign.systems.swords_and_stones.rules import econ_turn as turn_rules
+from campaign.systems.swords_and_stones.rules import economy as eco
+from campaign.systems.swords_and_stones.services import (
+    _check,
+    _game_for_update,
+    _kingdom_in,
+    _participant,
+)
+from campaign.systems.swords_and_stones.state import SnsError, SnsState, load
+from campaign.systems.swords_and_stones.stockpile import (
+    RESOURCES,
+    line_of,
+    stock_balances,
+    stockpile_of,
+)
+from ledger.models import LedgerEntry
+from ledger.services import post
+
+#: Buildings the compulsory phase asks about: upkeep and growth (SNS-ECON-42..44), and the
+#: training buildings of the commonest units (SNS-ECON-51).
+BUILDINGS: tuple[str, ...] = ("STOCKPILE", "TAVERN", "TOWNCENTER", "TEMPLE", "ARENA", "COMMUNE",
+                              "BARRACKS", "STABLE", "FARM")
+#: Rules a line typed at the table may cite, with what they are for.
+TYPED_RULES: Mapping[str, str] = {
+    "SNS-ECON-21": "Site harvest (Forest or Outcrop)",
+    "SNS-ECON-25": "hunting",
+    "SNS-ECON-26": "fishing",
+    "SNS-ECON-28": "favor from the Temple",
+    "SNS-ECON-29": "goods and services (Guild, Relics)",
+    "SNS-EVT-1": "an event",
+    "SNS-ECON-53": "a foundation placed",
+    "SNS-ECON-56": "an upgrade bought",
+    "SNS-ECON-58": "market trade",
+    "SNS-ECON-59": "trade with a player",
+    "SNS-STATE-2": "a spell",
+    "SNS-ECON-3": "other (GM's correction)",
+}
+
+
+def _state(part: Participant) -> dict[str, Any]:
+    return dict(part.table)
+
+
+def _at_table(campaign: Campaign, game: Game, kingdom: Kingdom,
+              phases: Sequence[str] = ()) -> tuple[SnsState, Game, Participant, dict[str, Any]]:
+    st = load(campaign, lock=True)
+    kingdom = _kingdom_in(st, kingdom)
+    game = _game_for_update(st.campaign, game)
+    if game.status != Game.Status.PLAYING:
+        raise SnsError(f"SNS-ECON-11: game {game.number} is not being played; its Stockpiles "
+                       "open when turn 1 begins.")
+    part = _participant(game, kingdom)
+    state = _state(part)
+    if not state:
+        raise SnsError(f"SNS-ECON-10: {kingdom.name} has no Stockpile in game {game.number}.")
+    if phases and state["phase"] not in phases:
+        raise SnsError(f"SNS-ECON-11: {kingdom.name} is in the {_phase(state['phase'])} "
+                       f"phase of turn {state['turn']}; this belongs to the "
+                       f"{' or '.join(_phase(p) for p in phases)} phase.")
+    return st, game, part, state
+
+
+def _phase(phase: str) -> str:
+    return phase.replace("_", " & ")
+
+
+def _book(st: SnsState, user: Any, part: Participant, state: dict[str, Any],
+          lines: Sequence[eco.LedgerLine], summary: str, new_state: dict[str, Any] | None = None,
+          dice: Sequence[int] = ()) -> str:
+    with Recorder(st.campaign, user, "sns.table", summary, kingdom=part.kingdom,
+                  data={"turn": state["turn"], "phase": state["phase"]}) as rec:
+        if dice:
+            rec.roll("SNS-ECON-27", dice, "table")
+        post(rec, [(part.kingdom, line_of(line)) for line in lines])
+        if new_state is not None and new_state != part.table:
+            rec.update(part, table=new_state)
+    return summary
+
+
+def farm_harvest(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
+                 dice: Sequence[int], outcomes: Sequence[str] = ()) -> str:
+    """SNS-ECON-27, SNS-ECON-30: one die per Farm, typed from the table; a 1 is a Farm event
+    whose outcome (rain, insect plague, success, fail) is given in dice order."""
+    with transaction.atomic():
+        st, game, part, state = _at_table(campaign, game, kingdom, (eco.HARVEST,))
+        result = _check(lambda: _harvest(dice, outcomes))
+        stock = stockpile_of(part.kingdom, state)
+        _check(lambda: eco.check_operational(stock, result.lines, "harvest"))
+        food = sum(line.amount for line in result.lines if line.resource == eco.FOOD)
+        summary = (f"{part.kingdom.name}, turn {state['turn']}: {len(dice)} Farm dice "
+                   f"({', '.join(map(str, dice))}) give {food} food (SNS-ECON-27).")
+        return _book(st, user, part, state, result.lines, summary, dice=dice)
+
+
+def _harvest(dice: Sequence[int], outcomes: Sequence[str]) -> harvest.Harvest:
+    try:
+        return harvest.farm_harvest(dice, outcomes)
+    except ValueError as exc:
+        raise eco.RuleViolation(str(exc)) from None
+
+
+def book_line(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, resource: str,
+              amount: int, rule_id: str, reason: str) -> str:
+    """SNS-ECON-2/3/4: a line typed at the table (a Site harvest, an event, a trade, a
+    foundation, an upgrade, a spell...), citing its rule. A spend is refused when the Stockpile
+    cannot cover it (pay first) or is not operational."""
+    if resource not in RESOURCES:
+        raise SnsError(f"SNS-ECON-1: {resource!r} is not a resource.")
+    if rule_id not in TYPED_RULES:
+        raise SnsError(f"SNS-ECON-2: cite one of the rules offered, not {rule_id!r}.")
+    if not amount:
+        raise SnsError("SNS-ECON-2: a line moves at least 1.")
+    with transaction.atomic():
+        st, game, part, state = _at_table(campaign, game, kingdom)
+        stock = stockpile_of(part.kingdom, state)
+        what = reason.strip() or TYPED_RULES[rule_id]
+        if amount < 0:
+            lines = _check(lambda: eco.pay(stock, {resource: -amount}, rule_id, what))
+        else:
+            lines = (eco.LedgerLine(resource, amount, rule_id, what),)
+            _check(lambda: eco.check_operational(stock, lines, "receive"))
+        new_state = dict(state)
+        if rule_id == "SNS-ECON-56" and amount < 0:
+            new_state["bought_upgrades"] = state.get("bought_upgrades", 0) + 1
+        summary = (f"{part.kingdom.name}, turn {state['turn']}: {amount:+d} {resource}, {what} "
+                   f"({rule_id}).")
+        return _book(st, user, part, state, lines, summary, new_state)
+
+
+def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
+               operational: Mapping[str, int], besieged: bool = False) -> str:
+    """SNS-ECON-42..46, SNS-AMB-33, SNS-AMB-34: upkeep of the operational buildings is paid in
+    food as far as there is food; every food short lowers growth by 1; the growth rate of the
+    turn follows (D.8)."""
+    counts = {code: int(n) for code, n in operational.items() if n}
+    if any(n < 0 for n in counts.values()):
+        raise SnsError("SNS-ECON-42: building counts are 0 or more.")
+    with transaction.atomic():
+        st, game, part, state = _at_table(campaign, game, kingdom, (eco.COMPULSORY,))
+        if state.get("compulsory_done") == state["turn"]:
+            raise SnsError(f"SNS-ECON-42: {part.kingdom.name} already paid upkeep in turn "
+                           f"{state['turn']}.")
+        stock = stockpile_of(part.kingdom, state)
+        result = turn_rules.compulsory_phase(stock, counts, besieged=besieged)
+        rate = result.growth.rate
+        new_state = {**state, "buildings": counts, "growth": rate,
+                     "shortfall": result.upkeep.shortfall, "upkeep": result.upkeep.due,
+                     "compulsory_done": state["turn"]}
+        summary = (f"{part.kingdom.name}, turn {state['turn']}: upkeep {result.upkeep.due} food"
+                   + (f", {result.upkeep.shortfall} short" if result.upkeep.shortfall else "")
+                   + f"; growth {rate if rate is not None else 'unlimited'} (SNS-ECON-42..44).")
+        return _book(st, user, part, state, result.upkeep.lines, summary, new_state)
+
+
+def train(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, code: str,
+          count: int = 1, declared_types: Sequence[str] = ()) -> str:
+    """SNS-ECON-51, SNS-ECON-44, SNS-UNIT-*: train units at an operational building, paid
+    first, no more in a turn than the growth rate."""
+    with transaction.atomic():
+        st, game, part, state = _at_table(campaign, game, kingdom, (eco.ADVANCE,))
+        stock = stockpile_of(part.kingdom, state)
+        rate = state.get("growth")
+        growth = turn_rules.Growth((), rate if rate is not None else None)
+        faction = part.faction if part.faction in eco.FACTIONS else eco.AVALONIAN
+        realm = adv.Kingdom(faction=faction, stockpile=stock,
+                            operational=dict(state.get("buildings", {})))
+        training = _check(lambda: _train(realm, code, count, growth, state, declared_types))
+        units = dict(state.get("units", {}))
+        units[training.unit] = units.get(training.unit, 0) + count
+        trained = dict(state.get("trained_units", {}))
+        trained[training.unit] = trained.get(training.unit, 0) + count
+        new_state = {**state, "units": units, "trained_units": trained,
+                     "trained": state.get("trained", 0) + (count if training.uses_growth else 0)}
+        summary = (f"{part.kingdom.name}, turn {state['turn']}: trains {count} {code.lower()} "
+                   "(SNS-ECON-51).")
+        return _book(st, user, part, state, training.lines, summary, new_state)
+
+
+def _train(realm: adv.Kingdom, code: str, count: int, growth: turn_rules.Growth,
+           state: Mapping[str, Any], declared: Sequence[str]) -> adv.Training:
+    try:
+        return adv.train(realm, code, count, growth=growth,
+                         trained_this_turn=int(state.get("trained", 0)),
+                         declared_types=declared)
+    except ValueError as exc:
+        if isinstance(exc, eco.RuleViolation):
+            raise
+        raise eco.RuleViolation(str(exc)) from None
+
+
+def next_phase(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom) -> str:
+    """SNS-ECON-11: on to the next phase; after Move & Combat the next turn's harvest, with
+    nothing trained yet."""
+    with transaction.atomic():
+        st, game, part, state = _at_table(campaign, game, kingdom)
+        if state["phase"] == eco.COMPULSORY and state.get("compulsory_done") != state["turn"]:
+            raise SnsError("SNS-ECON-42: pay upkeep and work out growth before the advance "
+                           "phase.")
+        turn, phase = eco.next_phase(state["turn"], state["phase"])
+        new_state = {**state, "turn": turn, "phase": phase}
+        if turn != state["turn"]:
+            new_state["trained"] = 0
+        summary = f"{part.kingdom.name}: turn {turn}, {_phase(phase)} phase (SNS-ECON-11)."
+        return _book(st, user, part, state, (), summary, new_state)
+
+
+def set_operational(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
+                    operational: bool) -> str:
+    """SNS-ECON-4: the table says whether the Stockpile works (1 HP, unstaffed or touched by an
+    enemy: it does not)."""
+    with transaction.atomic():
+        st, game, part, state = _at_table(campaign, game, kingdom)
+        if bool(state.get("operational", True)) == operational:
+            raise SnsError("SNS-ECON-4: nothing changes.")
+        summary = (f"{part.kingdom.name}'s Stockpile "
+                   + ("works again." if operational else "stops working (SNS-ECON-4)."))
+        return _book(st, user, part, state, (), summary, {**state, "operational": operational})
+
+
+def table_view(campaign: Campaign, game: Game, kingdom: Kingdom) -> dict[str, Any]:
+    """A kingdom's Stockpile in a game: balances, turn and phase, growth, and the game's lines
+    (newest first)."""
+    part = Participant.objects.filter(game=game, kingdom=kingdom).first()
+    state = dict(part.table) if part is not None else {}
+    have = stock_balances([kingdom])[kingdom.pk]
+    lines = list(LedgerEntry.objects.filter(campaign=campaign, kingdom=kingdom, year=game.number,
+                                            resource__in=RESOURCES).order_by("-pk")[:40])
+    return {"part": part, "state": state, "have": have, "lines": lines,
+            "typed_rules": list(TYPED_RULES.items()), "resources": RESOURCES,
+            "buildings": [(code, state.get("buildings", {}).get(code, 0)) for code in BUILDINGS]}
