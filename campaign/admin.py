@@ -37,6 +37,7 @@ from campaign.models import (
     Photo,
     PrintJob,
     Tile,
+    UsedFormToken,
 )
 from campaign.rulesystems import choices as system_choices
 from campaign.rulesystems import get_system
@@ -257,3 +258,18 @@ class CampaignNotificationsAdmin(admin.ModelAdmin):
     list_display = ("campaign", "seen_seq", "clock")
     readonly_fields = ("seen_seq", "clock", "turn")
     raw_id_fields = ("campaign",)
+
+
+@admin.register(UsedFormToken)
+class UsedFormTokenAdmin(admin.ModelAdmin):
+    """Forms already applied (campaign.once), to read: a token removed by hand would let the
+    same form create twice."""
+
+    list_display = ("token", "user", "location", "created_at")
+    raw_id_fields = ("user",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
