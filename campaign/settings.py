@@ -8,6 +8,9 @@ Environment variables (all optional in development):
 - ``DATABASE_URL``: e.g. ``postgres://user@host:5432/db``; default a SQLite file (WAL mode).
 - ``MEDIA_ROOT``: where uploaded crests and table photos go; default ``./media``.
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins when served behind HTTPS.
+- ``SITE_URL``: the site's address, for links in notification e-mails and webhook posts.
+- ``TRUSTED_PROXY_COUNT``, ``AXES_FAILURE_LIMIT``, ``AXES_COOLOFF_MINUTES``: sign-in throttling
+  (docs/deployment.md, "Sign-in").
 - ``EMAIL_URL``-style settings are not used: development prints mail to the console; production
   reads ``EMAIL_HOST``/``EMAIL_PORT``/``EMAIL_HOST_USER``/``EMAIL_HOST_PASSWORD``.
 """
