@@ -431,7 +431,6 @@ def move(campaign: Campaign, user: Any, number: int, to: str, forced_march: bool
     becomes unready. Walking into an empty enemy territory conquers it at once; an offer of
     battle is recorded for the Battle Resolution Phase (WOK-BATTLE-1); an unexplored territory
     waits for the Exploration Phase (WOK-EXPL-1)."""
-    from campaign.systems.war_of_kings.models import Battle
     from campaign.systems.war_of_kings.rules.armies import move as move_rule
 
     with transaction.atomic():
@@ -446,26 +445,37 @@ def move(campaign: Campaign, user: Any, number: int, to: str, forced_march: bool
         except wb.RuleViolation as exc:
             raise _refuse(exc) from None
         army = loaded.state.army(ident)
+        if result.outcome == "liberate":
+            from campaign.systems.war_of_kings.rules.conquest import liberate
+
+            new = liberate(new, to, ident)
         summary = (f"{army.owner} moves army {number} from {army.territory} to {to}"
                    f"{' by Forced March' if forced_march else ''}: {result.reason}")
         with Recorder(loaded.campaign, user, "wok.move", summary,
                       data={"army": number, "to": to, "outcome": result.outcome}) as rec:
             st.apply(rec, loaded, new, rule_id="WOK-MOVE-5", source=summary[:120])
             if result.outcome == "battle":
-                pending = Battle.objects.filter(campaign=loaded.campaign, tile=loaded.tiles[to],
-                                                status=Battle.Status.PENDING).first()
-                if pending is None:
-                    number_ = (Battle.objects.filter(campaign=loaded.campaign)
-                               .order_by("-number").values_list("number", flat=True).first()
-                               or 0) + 1
-                    rec.create(Battle(campaign=loaded.campaign, number=number_,
-                                      tile=loaded.tiles[to],
-                                      attacker=loaded.kingdom(army.owner), round=new.round,
-                                      data={"attackers": [number]}))
-                else:
-                    rec.update(pending, data={**pending.data, "attackers": [
-                        *pending.data.get("attackers", []), number]})
+                offer_battle(rec, loaded, to, army.owner, [number])
         return rec.event  # type: ignore[return-value]
+
+
+def offer_battle(rec: Recorder, loaded: st.Loaded, territory: str, attacker: str,
+                 numbers: Sequence[int]) -> None:
+    """WOK-BATTLE-1, WOK-MOVE-6: armies arriving in one territory join one offer of battle,
+    resolved in the Battle Resolution Phase."""
+    from campaign.systems.war_of_kings.models import Battle
+
+    pending = Battle.objects.filter(campaign=loaded.campaign, tile=loaded.tiles[territory],
+                                    status=Battle.Status.PENDING).first()
+    if pending is None:
+        number = (Battle.objects.filter(campaign=loaded.campaign).order_by("-number")
+                  .values_list("number", flat=True).first() or 0) + 1
+        rec.create(Battle(campaign=loaded.campaign, number=number, tile=loaded.tiles[territory],
+                          attacker=loaded.kingdom(attacker), round=loaded.state.round,
+                          data={"attackers": list(numbers)}))
+    else:
+        rec.update(pending, data={**pending.data, "attackers": [
+            *pending.data.get("attackers", []), *numbers]})
 
 
 def explore(campaign: Campaign, user: Any, territory: str, colour: str, row: int,
@@ -485,7 +495,9 @@ def explore(campaign: Campaign, user: Any, territory: str, colour: str, row: int
         try:
             result = ar.exploration_result(colour, row)
             first = st.next_army_number(loaded)
-            marauders = [st.army_id(first + i) for i in range(2)]
+            placed = {ar.MALADOR_WALLED_VILLAGE: 2, ar.AMBUSH: 1, ar.ONE_MARAUDER: 1,
+                      ar.FORTIFIED_MALADOR_VILLAGE: 1}.get(result, 0)
+            marauders = [st.army_id(first + i) for i in range(placed)]
             done = ar.explore(state, kingdom or "", territory, result, explorers,
                               road_to=road_to,
                               plague_hits={st.army_id(n): h
@@ -500,4 +512,9 @@ def explore(campaign: Campaign, user: Any, territory: str, colour: str, row: int
             rec.roll("exploration", [wb.COLOURS.index(colour) + 1, row], "table")
             st.apply(rec, loaded, done.state, rule_id="WOK-EXPL-2",
                      source=f"exploring {territory}")
+            if done.outcome in ("battle_or_withdraw", "ambush"):
+                # WOK-AMB-8: the explorers offer battle (or withdraw from it) in the Battle
+                # Resolution Phase; an ambush is fought the same way (WOK-AMB-9).
+                offer_battle(rec, loaded, territory, kingdom or "",
+                             [int(a[1:]) for a in explorers])
         return rec.event  # type: ignore[return-value]

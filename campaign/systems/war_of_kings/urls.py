@@ -17,4 +17,12 @@ urlpatterns = [
     path("territory/", views.territory, name="territory"),
     path("v06/", views.use_v06, name="v06"),
     path("ledger/<int:kingdom_id>/", views.ledger_page, name="ledger"),
+    path("turn/event/", views.event_die, name="event_die"),
+    path("turn/move/", views.move, name="move"),
+    path("turn/explore/", views.explore, name="explore"),
+    path("battle/fight/", views.fight, name="fight"),
+    path("battle/withdraw/", views.withdraw, name="withdraw"),
+    path("battle/conquer/", views.conquer, name="conquer"),
+    path("turn/resupply/", views.resupply, name="resupply"),
+    path("marauders/", views.marauders, name="marauders"),
 ]

@@ -23,7 +23,7 @@ from campaign.models import Kingdom, Role
 from campaign.once import applies_once
 from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
-from campaign.systems.war_of_kings import services
+from campaign.systems.war_of_kings import battles, services
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.reading import RESOURCE_NAMES, kingdom_economy, standings
 from campaign.systems.war_of_kings.rules import board as wb
@@ -116,6 +116,8 @@ def setup(request: HttpRequest, slug: str) -> HttpResponse:
             seats.append((parse_int(request.POST.get(f"order_{kingdom.pk}", ""), 1, 9,
                                     "seat order", default=9), kingdom.pk,
                            services.SeatChoice(kingdom, capital, front)))
+        if not seats:  # nobody to seat: no lead to draw either
+            raise ParseError("Choose a crest position for each kingdom that plays.")
         seats.sort(key=lambda s: (s[0], s[1]))
         lead = request.POST.get("lead", "").strip()
         drawn = parse_int(lead, 1, len(seats) or 1, "lead marker") - 1 if lead else None
@@ -332,6 +334,8 @@ def play_context(access: Access) -> dict[str, Any]:
         "others": [k for k in loaded.kingdoms.values() if k.name in state.capitals],
         "target": loaded.options.ap_target,
     })
+    if state.phase in wb.TURN_PHASES:
+        context.update(turn_context(loaded, access))
     me = access.kingdom if access.kingdom and access.kingdom.name in state.capitals else None
     if me is None and access.is_gm and state.active:
         me = loaded.kingdom(state.active)
@@ -360,3 +364,182 @@ def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     if kingdom.name not in loaded.state.capitals:
         return {}
     return {"wok_kingdom": kingdom, **kingdom_economy(loaded, kingdom.name)}
+
+
+# --- armies, battles and the turn (WOK-MOVE, WOK-EXPL, WOK-BATTLE, WOK-RESUPPLY, WOK-EVENT) -----
+
+SYMBOL_LETTERS = {"h": "warhammer", "f": "flail", "s": "shield", "b": "blank"}
+
+
+def _active_or_gm(access: Access) -> None:
+    active = (access.campaign.state or {}).get("active")
+    if not access.is_gm and (access.kingdom is None or access.kingdom.pk != active):
+        raise PermissionDenied("Only the player whose turn it is, or a GM, acts now "
+                               "(WOK-TURN-3).")
+
+
+def _symbols(request: HttpRequest, name: str) -> tuple[str, ...]:
+    raw = request.POST.get(name, "").replace(" ", "").replace(",", "").lower()
+    if len(raw) > 40 or any(c not in SYMBOL_LETTERS for c in raw):
+        raise ParseError(f"“{name}”: type one letter per die: H warhammer, F flail, S shield, "
+                         "B blank.")
+    return tuple(SYMBOL_LETTERS[c] for c in raw)
+
+
+def _number(request: HttpRequest, name: str) -> int:
+    return parse_int(request.POST.get(name, ""), 1, 999_999, name)
+
+
+def _text(request: HttpRequest, name: str) -> str:
+    value = request.POST.get(name, "").strip()
+    if len(value) > 40:
+        raise ParseError(f"“{name}” is too long.")
+    return value
+
+
+@login_required
+@require_POST
+def event_die(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-EVENT-1: the Event Die and Resource Die the active player rolled."""
+    access = wok_access(request, slug)
+    _active_or_gm(access)
+    return _run(request, access, lambda: battles.event_die(
+        access.campaign, request.user, _choice(request, "face", ("axe", "flag", "V", "T", "C")),
+        _choice(request, "colour", wb.COLOURS)))
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-MOVE-1..8: move one army of the active player."""
+    access = wok_access(request, slug)
+    _active_or_gm(access)
+    return _run(request, access, lambda: services.move(
+        access.campaign, request.user, _number(request, "army"), _text(request, "to"),
+        request.POST.get("forced_march") == "on"))
+
+
+@login_required
+@require_POST
+def explore(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-EXPL-1, WOK-EXPL-2: the Table 9 row the table read for a territory."""
+    access = wok_access(request, slug)
+    _active_or_gm(access)
+
+    def action() -> Any:
+        roads = [r for r in (_text(request, "road1"), _text(request, "road2")) if r]
+        hits: dict[int, int] = {}
+        for key, value in request.POST.items():
+            if key.startswith("plague_") and value.strip():
+                hits[parse_int(key[7:], 1, 999_999, "army")] = parse_int(value, 0, 6,
+                                                                        "plague hits")
+        return services.explore(access.campaign, request.user, _text(request, "territory"),
+                                _choice(request, "colour", wb.COLOURS),
+                                parse_int(request.POST.get("row", ""), 1, 3, "row"), roads, hits)
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def fight(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-BATTLE-6..11: one battle round, from typed symbols or rolled by the app."""
+    access = wok_access(request, slug)
+    _active_or_gm(access)
+
+    def action() -> Any:
+        from campaign.systems.war_of_kings.rules.battle import Rolls
+
+        rolls = [_symbols(request, n) for n in ("attack", "defense", "counter", "negation")]
+        cards = [parse_int(request.POST.get(n, ""), 0, 9, n, default=0)
+                 for n in ("card_att", "card_def")]
+        typed = Rolls(*rolls) if any(rolls) else None
+        return battles.fight(access.campaign, request.user, _number(request, "battle"), typed,
+                             card_att=cards[0], card_def=cards[1])
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-BATTLE-2, WOK-BATTLE-11: a defending army withdraws, or the attackers pull back."""
+    access = wok_access(request, slug)
+    return _run(request, access, lambda: battles.withdraw(
+        access.campaign, request.user, _number(request, "battle"), _number(request, "army"),
+        _text(request, "to")))
+
+
+@login_required
+@require_POST
+def conquer(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-CONQ-2: capture or raze the settlement of a won battle."""
+    access = wok_access(request, slug)
+    _active_or_gm(access)
+    return _run(request, access, lambda: battles.settle_conquest(
+        access.campaign, request.user, _number(request, "battle"),
+        _choice(request, "choice", ("capture", "raze")) == "raze"))
+
+
+@login_required
+@require_POST
+def resupply(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-RESUPPLY-1: resupply armies in the Supply Phase."""
+    access = wok_access(request, slug)
+    _active_or_gm(access)
+    return _run(request, access, lambda: battles.resupply_armies(
+        access.campaign, request.user,
+        [parse_int(v, 1, 999_999, "army") for v in request.POST.getlist("army")[:50]]))
+
+
+@login_required
+@require_POST
+def marauders(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-MAL-12..16: the GM places Marauder armies a card brings."""
+    access = wok_access(request, slug, role=Role.GM)
+    return _run(request, access, lambda: battles.place_marauders(
+        access.campaign, request.user, _text(request, "territory"),
+        parse_int(request.POST.get("count", ""), 1, 5, "count", default=1)))
+
+
+def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
+    """What the active player (and the GM) needs in the turn's phases."""
+    from campaign.systems.war_of_kings.models import Battle
+    from campaign.systems.war_of_kings.rules.armies import destinations
+
+    state = loaded.state
+    active = state.active
+    context: dict[str, Any] = {}
+    if active is None:
+        return context
+    if state.phase == wb.MOVEMENT:
+        context["movable"] = [
+            {"number": int(a.id[1:]), "where": a.territory,
+             "to": sorted(destinations(state, a.id))}
+            for a in state.armies_of(active) if a.ready]
+    elif state.phase == wb.EXPLORATION:
+        context["to_explore"] = [
+            {"code": code, "armies": [int(a.id[1:]) for a in state.armies_in(code, active)]}
+            for code in dict.fromkeys(a.territory for a in state.armies_of(active))
+            if state.ctrl(code) is None]
+    elif state.phase == wb.SUPPLY:
+        context["resupply"] = battles.resupply_options(loaded, active)
+    battles_ = list(Battle.objects.filter(campaign=loaded.campaign,
+                                          status=Battle.Status.PENDING)
+                    .select_related("tile").order_by("number"))
+    rows = []
+    for b in battles_:
+        here = b.tile.label
+        holder = state.ctrl(here)
+        rows.append({"battle": b, "here": here, "holder": holder or "nobody",
+                     "attackers": b.data.get("attackers", []),
+                     "defenders": [{"number": int(a.id[1:]), "ready": a.ready,
+                                    "damage": a.damage,
+                                    "to": sorted(t for t in state.map.neighbours(here)
+                                                 if state.ctrl(t) == holder)}
+                                   for a in state.armies_in(here, holder)] if holder else [],
+                     "militia": state.lvl(here) and not state.armies_in(here, holder),
+                     "last": (b.data.get("rounds") or [{}])[-1].get("outcome"),
+                     "won": b.data.get("won")})
+    context["pending_battles"] = rows
+    return context

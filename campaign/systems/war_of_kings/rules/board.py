@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 
 Road = frozenset[str]
 
@@ -169,6 +170,9 @@ class MapDef:
     side: str = SUMMER
     _by_code: Mapping[str, TerritoryDef] = field(init=False, repr=False, compare=False)
     _neighbours: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
+    _codes: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _order: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    _center: str | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_code = {t.code: t for t in self.territories}
@@ -186,6 +190,10 @@ class MapDef:
             neighbours[a].add(b)
             neighbours[b].add(a)
         object.__setattr__(self, "_by_code", by_code)
+        object.__setattr__(self, "_codes", tuple(t.code for t in self.territories))
+        object.__setattr__(self, "_order", {t.code: i for i, t in enumerate(self.territories)})
+        object.__setattr__(self, "_center", next(
+            (t.code for t in self.territories if t.kind == WINTER_CENTER), None))
         object.__setattr__(self, "_neighbours",
                            {code: frozenset(ns) for code, ns in neighbours.items()})
 
@@ -208,14 +216,15 @@ class MapDef:
     @property
     def winter_center(self) -> str | None:
         """The code of the winter centre (WOK-BOARD-3), if this board has one."""
-        for t in self.territories:
-            if t.kind == WINTER_CENTER:
-                return t.code
-        return None
+        return self._center
 
     @property
     def codes(self) -> tuple[str, ...]:
-        return tuple(t.code for t in self.territories)
+        return self._codes
+
+    def in_order(self, codes: Iterable[str]) -> tuple[str, ...]:
+        """``codes`` in map order."""
+        return tuple(sorted(codes, key=self._order.__getitem__))
 
 
 def make_map(territories: Iterable[TerritoryDef], borders: Iterable[tuple[str, str]],
@@ -314,7 +323,22 @@ class GameState:
 
     def controlled(self, kingdom: str) -> tuple[str, ...]:
         """Territories the kingdom controls, in map order."""
-        return tuple(code for code in self.map.codes if self.ctrl(code) == kingdom)
+        return self._by_controller.get(kingdom, ())
+
+    @cached_property
+    def memo(self) -> dict[tuple[str, ...], object]:
+        """Figures derived from this state, kept with it (a state never changes)."""
+        return {}
+
+    @cached_property
+    def _by_controller(self) -> dict[str | None, tuple[str, ...]]:
+        # Read once per state: states are never mutated, every change makes a new one.
+        found: dict[str | None, list[str]] = {}
+        for code in self.map.codes:
+            holding = self.holdings.get(code)
+            if holding is not None and holding.controller is not None:
+                found.setdefault(holding.controller, []).append(code)
+        return {k: tuple(v) for k, v in found.items()}
 
     def stock(self, kingdom: str) -> Stock:
         return self.stockpiles.get(kingdom, Stock())

@@ -54,8 +54,8 @@ def road_linked(state: GameState, a: str, b: str) -> bool:
 def road_neighbours(state: GameState, code: str) -> tuple[str, ...]:
     """Territories one road step from ``code`` (WOK-ROAD-3: a road works as soon as it is
     placed), in map order."""
-    neighbours = state.map.neighbours(code)
-    return tuple(t for t in state.map.codes if t in neighbours and road_linked(state, code, t))
+    return state.map.in_order(t for t in state.map.neighbours(code)
+                              if road_linked(state, code, t))
 
 
 def _passable_for(state: GameState, kingdom: str, code: str) -> bool:
@@ -181,8 +181,14 @@ def gold_report(state: GameState, kingdom: str) -> tuple[GoldLine, ...]:
 
 def gold_generation(state: GameState, kingdom: str) -> int:
     """``GoldGeneration(k)`` of WOK-ECON-4: the gold of every connected controlled settlement;
-    0 while the capital is lost (WOK-ECON-7, WOK-CAP-2)."""
-    return sum(line.gold for line in gold_report(state, kingdom))
+    0 while the capital is lost (WOK-ECON-7, WOK-CAP-2). The same sum as the paying lines of
+    :func:`gold_report`, without explaining the others."""
+    key = ("gold", kingdom)
+    if key not in state.memo:
+        network = gold_network(state, kingdom)
+        state.memo[key] = sum(GOLD_BY_LEVEL[state.lvl(code)] for code in network
+                              if state.ctrl(code) == kingdom)
+    return int(state.memo[key])  # type: ignore[call-overload]
 
 
 # --- the ledger and income -------------------------------------------------------------------

@@ -1,0 +1,329 @@
+"""War of Kings battles, conquest, resupply, the Event Die and the Marauders: each action loads
+the board (locked), calls the pure rules and writes the result with one chronicle event.
+
+An offer of battle is a ``Battle`` row made when an army moves in (``services.move``). In the
+Battle Resolution Phase the defender may withdraw ready armies (WOK-BATTLE-2); each round is
+fought from the symbols the table rolled (typed in) or rolled by the app from a face table
+(WOK-AMB-14, marked "simulated"); after a round with both sides standing the attacker withdraws
+or fights on; a won battle over a settlement waits for the capture-or-raze choice (WOK-CONQ-2).
+``battle.data`` holds army numbers and kingdom names only, never database ids.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from django.db import transaction
+
+from campaign.chronicle import Recorder
+from campaign.models import Campaign, Event
+from campaign.services import ServiceError
+from campaign.systems.war_of_kings import state as st
+from campaign.systems.war_of_kings.models import Battle
+from campaign.systems.war_of_kings.rules import board as wb
+from campaign.systems.war_of_kings.rules import conquest
+from campaign.systems.war_of_kings.rules.armies import (
+    draws_event_card,
+    resupply,
+    resupply_check,
+)
+from campaign.systems.war_of_kings.rules.battle import (
+    BLANK,
+    FLAIL,
+    SHIELD,
+    WARHAMMER,
+    Rolls,
+    attacker_withdraw,
+    defender_withdraw,
+    fight_round,
+    read_faces,
+)
+
+# WOK-AMB-14: the rulebook gives no face counts; these tables are the app's assumption for
+# simulated rolls (8-sided red and blue, 6-sided purple, 6-sided grey), and every result rolled
+# with them is marked as simulated in the chronicle.
+RED_FACES = (WARHAMMER, WARHAMMER, WARHAMMER, SHIELD, SHIELD, FLAIL, BLANK, BLANK)
+BLUE_FACES = (FLAIL, FLAIL, FLAIL, SHIELD, SHIELD, WARHAMMER, BLANK, BLANK)
+PURPLE_FACES = (WARHAMMER, FLAIL, SHIELD, SHIELD, BLANK, BLANK)
+GREY_FACES = (SHIELD, SHIELD, SHIELD, BLANK, BLANK, BLANK)
+
+
+def _open(campaign: Campaign) -> st.Loaded:
+    loaded = st.load(campaign, lock=True)
+    if loaded.over:
+        raise ServiceError("The game is over; nothing more can change (WOK-WIN-1).")
+    return loaded
+
+
+def _refuse(exc: wb.RuleViolation) -> ServiceError:
+    return ServiceError(str(exc))
+
+
+def _battle(loaded: st.Loaded, number: int) -> Battle:
+    battle = (Battle.objects.select_for_update().filter(campaign=loaded.campaign, number=number)
+              .select_related("tile").first())
+    if battle is None:
+        raise ServiceError(f"There is no battle {number} in this game.")
+    if battle.status != Battle.Status.PENDING:
+        raise ServiceError(f"Battle {number} is over (WOK-BATTLE-11).")
+    return battle
+
+
+def _attackers(loaded: st.Loaded, battle: Battle) -> list[str]:
+    here = battle.tile.label
+    return [st.army_id(n) for n in battle.data.get("attackers", [])
+            if st.army_id(n) in {a.id for a in loaded.state.armies_in(here)}]
+
+
+def simulate(roll: Callable[[int], int], red: int, blue: int, purple: int, grey: int,
+             *, attacker_side: bool) -> tuple[str, ...]:
+    """Symbols of one roll from the face tables: ``attacker_side`` rolls red, else blue; then
+    purple and grey dice (WOK-AMB-14)."""
+    main = RED_FACES if attacker_side else BLUE_FACES
+    faces: tuple[str, ...] = ()
+    for table, count in ((main, red if attacker_side else blue), (PURPLE_FACES, purple),
+                         (GREY_FACES, grey)):
+        faces += read_faces(table, [roll(len(table)) for _ in range(count)])
+    return faces
+
+
+def _server_roll(sides: int) -> int:
+    return secrets.randbelow(sides) + 1
+
+
+def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None,
+          roll: Callable[[int], int] | None = None, card_att: int = 0,
+          card_def: int = 0) -> Event:
+    """WOK-BATTLE-6..12: one battle round from the symbols typed in (``rolls``), or rolled by the
+    app from the face tables; damage is allocated in the opponent's favour, armies at 3 counters
+    removed, and the outcome recorded. A won offer over a settlement waits for the choice to
+    capture or raze (WOK-CONQ-2); over empty land the attacker conquers at once."""
+    with transaction.atomic():
+        loaded = _open(campaign)
+        battle = _battle(loaded, number)
+        state = loaded.state
+        if state.phase != wb.BATTLE_RESOLUTION:
+            raise ServiceError("WOK-BATTLE-1: offers of battle are resolved in the Battle "
+                               "Resolution Phase.")
+        if battle.data.get("won"):
+            raise ServiceError("WOK-CONQ-2: the attacker has won; capture or raze first.")
+        here = battle.tile.label
+        attackers = _attackers(loaded, battle)
+        simulated = rolls is None
+        try:
+            if rolls is None:
+                from campaign.systems.war_of_kings.rules.battle import dice_for_round
+
+                holder = state.ctrl(here)
+                defenders = state.armies_in(here, holder) if holder else ()
+                dice = dice_for_round(len(attackers), len(defenders),
+                                      state.lvl(here) if not defenders else 0, state.fort(here),
+                                      card_att, card_def, loaded.options)
+                rng = roll or _server_roll
+                rolls = Rolls(
+                    simulate(rng, dice.attack - dice.bonus_att, 0, dice.bonus_att, 0,
+                             attacker_side=True),
+                    simulate(rng, 0, dice.defense - dice.bonus_def - dice.fortification,
+                             dice.bonus_def, dice.fortification, attacker_side=False),
+                    simulate(rng, 0, dice.counter - dice.bonus_def, dice.bonus_def, 0,
+                             attacker_side=False),
+                    simulate(rng, dice.negation - dice.bonus_att, 0, dice.bonus_att, 0,
+                             attacker_side=True))
+            result = fight_round(state, here, attackers, rolls,
+                                 militia_damage=battle.data.get("militia_damage", 0),
+                                 card_att=card_att, card_def=card_def, options=loaded.options)
+        except wb.RuleViolation as exc:
+            raise _refuse(exc) from None
+        new = result.state
+        data = copy.deepcopy(battle.data)
+        data["militia_damage"] = result.militia_damage
+        data.setdefault("rounds", []).append({
+            "attack": list(rolls.attack), "defense": list(rolls.defense),
+            "counter": list(rolls.counter), "negation": list(rolls.negation),
+            "hits": result.hits, "shields": result.shields,
+            "counter_hits": result.counter_hits, "counter_shields": result.counter_shields,
+            "removed": [int(a[1:]) for a in result.removed], "outcome": result.outcome,
+            "simulated": simulated})
+        status = battle.status
+        attacker = state.army(attackers[0]).owner
+        if result.outcome == "attacker_wins":
+            if new.lvl(here):
+                data["won"] = True
+            else:
+                new = conquest.conquer(new, here, attacker, options=loaded.options).state
+                status = Battle.Status.FOUGHT
+        elif result.outcome in ("defender_wins", "both_wiped"):
+            status = Battle.Status.FOUGHT
+        words = {"attacker_wins": f"{attacker} wins", "defender_wins": "the defender holds",
+                 "both_wiped": "both sides fall; the defender keeps it",
+                 "continue": "both sides stand"}[result.outcome]
+        summary = (f"Battle {number} in {here}, round {len(data['rounds'])}: {result.hits} hits "
+                   f"against {result.shields} shields, {result.counter_hits} back against "
+                   f"{result.counter_shields}; {words} (WOK-BATTLE-11)"
+                   + (", rolled by the app (simulated)." if simulated else "."))
+        with Recorder(loaded.campaign, user, "wok.battle", summary,
+                      data={"battle": number}) as rec:
+            st.apply(rec, loaded, new, rule_id="WOK-BATTLE-7", source=summary[:120])
+            rec.update(battle, data=data, status=status)
+        return rec.event  # type: ignore[return-value]
+
+
+def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = "") -> Event:
+    """WOK-BATTLE-2, WOK-BATTLE-4, WOK-BATTLE-11: a defending army withdraws to a neighbouring
+    territory of its side (ready armies only); or, after a round with both sides standing, the
+    attacker pulls every remaining army back where it came from. If every defending army has
+    gone, the attacker takes the territory without a militia."""
+    with transaction.atomic():
+        loaded = _open(campaign)
+        battle = _battle(loaded, number)
+        state = loaded.state
+        here = battle.tile.label
+        attackers = _attackers(loaded, battle)
+        ident = st.army_id(army)
+        data = dict(battle.data)
+        status = battle.status
+        try:
+            if ident in attackers:
+                if not data.get("rounds") or data["rounds"][-1]["outcome"] != "continue":
+                    raise ServiceError("WOK-BATTLE-1: the attacker is committed to at least one "
+                                       "round before withdrawing (FAQ 6).")
+                new = attacker_withdraw(state, attackers)
+                status = Battle.Status.FOUGHT
+                data["militia_damage"] = 0
+                summary = f"The attackers withdraw from {here} (WOK-BATTLE-11)."
+            else:
+                if to not in loaded.tiles:
+                    raise ServiceError(f"There is no territory {to} on this board.")
+                new = defender_withdraw(state, here, ident, to)
+                summary = f"Army {army} withdraws from {here} to {to} (WOK-BATTLE-2)."
+                holder = state.ctrl(here)
+                if attackers and not new.armies_in(here, holder):
+                    owner = state.army(attackers[0]).owner
+                    for a in attackers:
+                        new = new.with_army(replace(new.army(a), ready=False))
+                    if new.lvl(here):
+                        data["won"] = True
+                    else:
+                        new = conquest.conquer(new, here, owner, options=loaded.options).state
+                        status = Battle.Status.FOUGHT
+                    summary += f" No defender is left: {owner} takes it (WOK-BATTLE-4)."
+        except wb.RuleViolation as exc:
+            raise _refuse(exc) from None
+        with Recorder(loaded.campaign, user, "wok.withdraw", summary,
+                      data={"battle": number}) as rec:
+            st.apply(rec, loaded, new, rule_id="WOK-BATTLE-2", source=summary[:120])
+            rec.update(battle, data=data, status=status)
+        return rec.event  # type: ignore[return-value]
+
+
+def settle_conquest(campaign: Campaign, user: Any, number: int, raze: bool) -> Event:
+    """WOK-CONQ-2..7: the winner captures the settlement as it stands, or razes it with its
+    fortification for Table 8's loot; every kingdom's ledger follows from the board."""
+    with transaction.atomic():
+        loaded = _open(campaign)
+        battle = _battle(loaded, number)
+        if not battle.data.get("won"):
+            raise ServiceError("WOK-CONQ-2: the battle is not won yet.")
+        here = battle.tile.label
+        attackers = _attackers(loaded, battle)
+        owner = loaded.state.army(attackers[0]).owner if attackers else (
+            battle.attacker.name if battle.attacker else wb.MALADOR)
+        try:
+            done = conquest.conquer(loaded.state, here, owner, raze, loaded.options)
+        except wb.RuleViolation as exc:
+            raise _refuse(exc) from None
+        summary = (f"{owner} razes the settlement in {here} and takes {done.loot.describe()} "
+                   "(WOK-CONQ-6)." if raze else
+                   f"{owner} captures the settlement in {here} (WOK-CONQ-3).")
+        with Recorder(loaded.campaign, user, "wok.conquest", summary,
+                      data={"battle": number}) as rec:
+            st.apply(rec, loaded, done.state, rule_id="WOK-CONQ-6" if raze else "WOK-CONQ-3",
+                     source=f"conquest of {here}")
+            rec.update(battle, data={**battle.data, "won": False, "razed": raze},
+                       status=Battle.Status.FOUGHT)
+        return rec.event  # type: ignore[return-value]
+
+
+def resupply_armies(campaign: Campaign, user: Any, numbers: Sequence[int]) -> Event:
+    """WOK-RESUPPLY-1..3: in the active player's Supply Phase, 2 gold each removes all damage of
+    ready armies in or road-linked to a town or city."""
+    with transaction.atomic():
+        loaded = _open(campaign)
+        ids = [st.army_id(n) for n in numbers]
+        if not ids:
+            raise ServiceError("Choose the armies to resupply (WOK-RESUPPLY-1).")
+        if loaded.state.phase != wb.SUPPLY:
+            raise ServiceError("WOK-RESUPPLY-1: armies are resupplied in their owner's Supply "
+                               "Phase.")
+        try:
+            new = resupply(loaded.state, ids, loaded.options)
+        except wb.RuleViolation as exc:
+            raise _refuse(exc) from None
+        owner = loaded.state.army(ids[0]).owner
+        summary = (f"{owner} resupplies armies {', '.join(map(str, numbers))} for "
+                   f"{2 * len(ids)} gold (WOK-RESUPPLY-1).")
+        with Recorder(loaded.campaign, user, "wok.resupply", summary) as rec:
+            st.apply(rec, loaded, new, rule_id="WOK-RESUPPLY-1", source="resupply")
+        return rec.event  # type: ignore[return-value]
+
+
+def resupply_options(loaded: st.Loaded, kingdom: str) -> list[tuple[int, bool, str]]:
+    """Each army of the kingdom with whether it may be resupplied and why (WOK-RESUPPLY-1)."""
+    rows = []
+    for army in loaded.state.armies_of(kingdom):
+        check = resupply_check(loaded.state, army.id, loaded.options)
+        rows.append((int(army.id[1:]), check.eligible, check.reason))
+    return rows
+
+
+def event_die(campaign: Campaign, user: Any, face: str, colour: str) -> Event:
+    """WOK-EVENT-1, WOK-EVENT-2, WOK-ECON-3: the active player's Event Die and Resource Die;
+    a card drawn adds to the count of Event Cards in their hand (the cards themselves stay at
+    the table); the axe sends them to the Marauder deck. The die pays no resources."""
+    with transaction.atomic():
+        loaded = _open(campaign)
+        state = loaded.state
+        if state.phase != wb.EVENT_DIE or state.active is None:
+            raise ServiceError("WOK-EVENT-1: the Event Die is rolled in the Event Die Phase.")
+        try:
+            draws = draws_event_card(state, state.active, face, colour)
+        except wb.RuleViolation as exc:
+            raise _refuse(exc) from None
+        kingdom = loaded.by_name[state.active]
+        summary = (f"{state.active} rolls {face} and {colour}: "
+                   + ("draws the top Marauder card (WOK-MAL-16)." if face == "axe" else
+                      "draws an Event Card (WOK-EVENT-2)." if draws else
+                      "no card (WOK-EVENT-2)."))
+        with Recorder(loaded.campaign, user, "wok.event_die", summary,
+                      data={"face": face, "colour": colour}) as rec:
+            if draws:
+                data = dict(kingdom.data or {})
+                data["event_cards"] = int(data.get("event_cards", 0)) + 1
+                rec.update(kingdom, data=data)
+        return rec.event  # type: ignore[return-value]
+
+
+def place_marauders(campaign: Campaign, user: Any, territory: str, count: int) -> Event:
+    """WOK-MAL-12..15, WOK-EXPL-5: Marauder armies placed by a card, unready, never in a
+    player's territory or the winter centre; an orange marker goes with them."""
+    with transaction.atomic():
+        loaded = _open(campaign)
+        if territory not in loaded.tiles:
+            raise ServiceError(f"There is no territory {territory} on this board.")
+        if not 1 <= count <= 5:
+            raise ServiceError("Place 1 to 5 Marauder armies at a time.")
+        first = st.next_army_number(loaded)
+        ids = [st.army_id(first + i) for i in range(count)]
+        try:
+            new = conquest.place_marauders(loaded.state, territory, ids)
+        except wb.RuleViolation as exc:
+            raise _refuse(exc) from None
+        summary = f"{count} Marauder arm{'y' if count == 1 else 'ies'} enter {territory} " \
+                  "(WOK-MAL-12)."
+        with Recorder(loaded.campaign, user, "wok.marauders", summary) as rec:
+            st.apply(rec, loaded, new, rule_id="WOK-MAL-12", source=summary[:120])
+        return rec.event  # type: ignore[return-value]

@@ -1,0 +1,206 @@
+"""War of Kings armies and battles played through the services: Marauders placed by a card, an
+offer of battle, rounds from typed symbols and from the app's dice, withdrawals, a militia, the
+capture-or-raze choice, resupply and the Event Die; each undone exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.chronicle import undo_latest
+from campaign.services import ServiceError
+from campaign.systems.war_of_kings import battles, services
+from campaign.systems.war_of_kings.models import Battle
+from campaign.systems.war_of_kings.rules import board as wb
+from campaign.systems.war_of_kings.rules.battle import Rolls
+from tests.wok.conftest import Game, dump
+
+H, F, S, B = "warhammer", "flail", "shield", "blank"
+
+
+def _to(game: Game, phase: str) -> None:
+    while game.loaded().state.phase != phase:
+        services.advance(game.campaign, game.gm, dice=["red", "green", "blue"])
+
+
+def _marauders_next_to_red(game: Game, count: int = 1) -> str:
+    """Marauders placed by a card in an unexplored neighbour of Red's army (WOK-MAL-14)."""
+    state = game.loaded().state
+    army = state.armies_of("Red")[0]
+    target = sorted(t for t in state.map.neighbours(army.territory)
+                    if state.ctrl(t) is None and state.map.territory(t).playable)[0]
+    battles.place_marauders(game.campaign, game.gm, target, count)
+    return target
+
+
+def test_wok_battle_7_two_rounds_from_typed_symbols(game: Game) -> None:
+    """WOK-MAL-12, WOK-MAL-14, WOK-MOVE-5, WOK-BATTLE-6..11, WOK-CONQ-1: Red's army attacks a
+    Marauder army: round 1, 3 warhammers against 1 shield put 2 counters on it and 1 flail is
+    negated; round 2 finishes it and Red takes the empty territory, its army unready."""
+    _to(game, wb.MOVEMENT)
+    target = _marauders_next_to_red(game)
+    state = game.loaded().state
+    assert state.ctrl(target) == wb.MALADOR
+    marauder = state.armies_in(target)[0]
+    assert not marauder.ready
+    services.move(game.campaign, game.gm, 1, target)
+    battle = Battle.objects.get(campaign=game.campaign)
+    assert battle.data == {"attackers": [1]} and battle.status == "pending"
+    with pytest.raises(ServiceError, match="WOK-BATTLE-1"):
+        battles.fight(game.campaign, game.gm, battle.number,
+                      Rolls((H, H, H, B), (S, B), (F, B, B, B), (S, B)))
+    _to(game, wb.BATTLE_RESOLUTION)
+    with pytest.raises(ServiceError, match="WOK-BATTLE-5"):
+        battles.fight(game.campaign, game.gm, battle.number,
+                      Rolls((H, H, H), (S, B), (F, B, B, B), (S, B)))
+    battles.fight(game.campaign, game.gm, battle.number,
+                  Rolls((H, H, H, B), (S, B), (F, B, B, B), (S, B)))
+    state = game.loaded().state
+    assert state.army(marauder.id).damage == 2 and state.army("A1").damage == 0
+    before = dump(game.campaign)
+    battles.fight(game.campaign, game.gm, battle.number,
+                  Rolls((H, B, B, B), (B, B), (F, F, B, B), (S, B)))
+    state = game.loaded().state
+    assert state.ctrl(target) == "Red"
+    assert state.army("A1").damage == 1 and not state.army("A1").ready
+    assert not state.armies_in(target, wb.MALADOR)
+    battle.refresh_from_db()
+    assert battle.status == "fought" and [r["outcome"] for r in battle.data["rounds"]] == [
+        "continue", "attacker_wins"]
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == before
+
+
+def test_wok_battle_11_attacker_withdraws_after_a_round(game: Game) -> None:
+    """WOK-BATTLE-11, WOK-BATTLE-1: the attacker is committed to one round, then may pull back
+    to where it came from, keeping its damage and unready."""
+    _to(game, wb.MOVEMENT)
+    start = game.loaded().state.army("A1").territory
+    target = _marauders_next_to_red(game, 2)
+    services.move(game.campaign, game.gm, 1, target)
+    _to(game, wb.BATTLE_RESOLUTION)
+    number = Battle.objects.get(campaign=game.campaign).number
+    with pytest.raises(ServiceError, match="WOK-BATTLE-1"):
+        battles.withdraw(game.campaign, game.gm, number, 1)
+    battles.fight(game.campaign, game.gm, number,
+                  Rolls((B, B, B, B), (B, B, B), (F, B, B, B, B), (B, B)))
+    battles.withdraw(game.campaign, game.gm, number, 1)
+    state = game.loaded().state
+    assert state.army("A1").territory == start and state.army("A1").damage == 1
+    assert Battle.objects.get(number=number).status == "fought"
+
+
+def test_wok_amb_14_the_app_rolls_from_its_face_tables(game: Game) -> None:
+    """WOK-AMB-14, WOK-AMB-11: without typed symbols the app rolls from its face tables; the
+    round is kept with its symbols and marked simulated."""
+    _to(game, wb.MOVEMENT)
+    target = _marauders_next_to_red(game)
+    services.move(game.campaign, game.gm, 1, target)
+    _to(game, wb.BATTLE_RESOLUTION)
+    number = Battle.objects.get(campaign=game.campaign).number
+    battles.fight(game.campaign, game.gm, number, roll=lambda sides: 1)
+    battle = Battle.objects.get(number=number)
+    first = battle.data["rounds"][0]
+    assert first["simulated"] is True
+    # Face 1 everywhere: 4 warhammers against 2 flails (no shield) remove the Marauders, and 4
+    # flails against 2 warhammers remove Red's army too: the defender keeps the territory.
+    assert first["attack"] == [H, H, H, H] and first["defense"] == [F, F]
+    assert first["counter"] == [F, F, F, F] and first["negation"] == [H, H]
+    assert first["outcome"] == "both_wiped" and battle.status == "fought"
+    state = game.loaded().state
+    assert state.ctrl(target) == wb.MALADOR and not state.armies_of("Red")
+
+
+def test_wok_mil_4_militia_then_raze_for_table_8_loot(game: Game) -> None:
+    """WOK-EXPL-2, WOK-AMB-8, WOK-MIL-4, WOK-CONQ-2, WOK-CONQ-6, WOK-TV-14: exploring finds a
+    Malador village; its militia (1 damage, 2 defend dice, 3 counter dice) falls to one hit;
+    Red razes the village for 2 gold, 1 timber, 1 wheat, 1 cattle."""
+    _to(game, wb.MOVEMENT)
+    state = game.loaded().state
+    army = state.army("A1")
+    target = sorted(t for t in state.map.neighbours(army.territory)
+                    if state.ctrl(t) is None and state.map.territory(t).playable)[0]
+    services.move(game.campaign, game.gm, 1, target)
+    _to(game, wb.EXPLORATION)
+    services.explore(game.campaign, game.gm, target, "green", 1)
+    state = game.loaded().state
+    assert state.ctrl(target) == wb.MALADOR and state.lvl(target) == wb.VILLAGE
+    _to(game, wb.BATTLE_RESOLUTION)
+    number = Battle.objects.get(campaign=game.campaign).number
+    battles.fight(game.campaign, game.gm, number,
+                  Rolls((H, B, B, B), (B, B), (F, B, B), (S, B)))
+    with pytest.raises(ServiceError, match="WOK-CONQ-2"):
+        battles.fight(game.campaign, game.gm, number,
+                      Rolls((H, B, B, B), (B, B), (F, B, B), (S, B)))
+    stock = game.loaded().state.stock("Red")
+    before = dump(game.campaign)
+    battles.settle_conquest(game.campaign, game.gm, number, raze=True)
+    state = game.loaded().state
+    assert state.ctrl(target) == "Red" and state.lvl(target) == 0
+    assert state.stock("Red") - stock == wb.Stock(2, 1, 1, 1, 0)
+    entry = game.kingdoms["Red"].ledger_entries.order_by("-pk").first()
+    assert entry.rule_id == "WOK-CONQ-6"
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == before
+
+
+def test_wok_resupply_1_and_event_die(game: Game) -> None:
+    """WOK-RESUPPLY-1, WOK-EVENT-2: a damaged ready army next to the capital town's road is
+    resupplied for 2 gold; the flag on red draws an Event Card (Red holds a red territory), the
+    C face on red does not (no city)."""
+    _to(game, wb.EVENT_DIE)
+    battles.event_die(game.campaign, game.gm, "C", "red")
+    battles.event_die(game.campaign, game.gm, "flag", "red")
+    game.kingdoms["Red"].refresh_from_db()
+    assert game.kingdoms["Red"].data["event_cards"] == 1
+    _to(game, wb.SUPPLY)
+    from campaign.chronicle import Recorder
+    from campaign.systems.war_of_kings.models import Army
+
+    row = Army.objects.get(campaign=game.campaign, number=1)
+    with Recorder(game.campaign, game.gm, "test.damage", "damage for the test") as rec:
+        rec.update(row, damage=2)
+    gold = game.loaded().state.stock("Red").gold
+    before = dump(game.campaign)
+    battles.resupply_armies(game.campaign, game.gm, [1])
+    state = game.loaded().state
+    assert state.army("A1").damage == 0 and state.stock("Red").gold == gold - 2
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == before
+
+
+def test_wok_mal_15_marauders_never_in_a_players_territory(game: Game) -> None:
+    """WOK-MAL-15: a card cannot place Marauders in a territory a player controls."""
+    capital = game.loaded().state.capital("Blue")
+    with pytest.raises(ServiceError, match="WOK-MAL-15"):
+        battles.place_marauders(game.campaign, game.gm, capital, 1)
+
+
+def test_wok_turn_3_a_turn_through_the_web_forms(game: Game) -> None:
+    """WOK-TURN-3, WOK-MOVE-1, WOK-BATTLE-7, WOK-EVENT-1: Red's player rolls the Event Die, moves
+    into Marauder land, fights a round from typed letters and takes the territory, all by
+    posting the play page's forms; Blue may not fight Red's battle; bad letters are a 400."""
+    from django.urls import reverse
+
+    _to(game, wb.EVENT_DIE)
+    red = game.client(game.players["Red"])
+    slug = game.campaign.slug
+    assert red.post(reverse("wok:event_die", args=[slug]),
+                    {"face": "flag", "colour": "red"}).status_code == 302
+    assert red.post(reverse("wok:next", args=[slug])).status_code == 302
+    target = _marauders_next_to_red(game)
+    page = red.get(reverse("campaign:play", args=[slug])).content.decode()
+    assert f'<option value="{target}">' in page
+    assert red.post(reverse("wok:move", args=[slug]), {"army": "1", "to": target}
+                    ).status_code == 302
+    _to(game, wb.BATTLE_RESOLUTION)
+    number = Battle.objects.get(campaign=game.campaign).number
+    before = dump(game.campaign)
+    blue = game.client(game.players["Blue"])
+    assert blue.post(reverse("wok:fight", args=[slug]), {"battle": number}).status_code == 403
+    bad = red.post(reverse("wok:fight", args=[slug]), {"battle": number, "attack": "hhxz"})
+    assert bad.status_code == 400
+    assert dump(game.campaign) == before
+    assert red.post(reverse("wok:fight", args=[slug]), {
+        "battle": number, "attack": "h h h h", "defense": "bb", "counter": "bbbb",
+        "negation": "bb"}).status_code == 302
+    assert game.loaded().state.ctrl(target) == "Red"
