@@ -220,6 +220,8 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "campaign/notifications.html", {
         "access": access, "campaign": access.campaign, "tab": "notifications",
         "form": form, "hook_form": hook_form, "email": email, "member": membership is not None,
+        "last_post": notifications.last_webhook_post(state.webhook_url)
+        if access.is_gm and state else None,
     }, status=status)
 
 

@@ -245,6 +245,36 @@ def check_webhook_url(url: str) -> str:
     return url
 
 
+@dataclass(frozen=True)
+class LastPost:
+    """How the latest post to a webhook went, for the GM who set it."""
+
+    status: str  # "waiting", "done" or "failed"
+    at: Any
+    reason: str = ""
+
+
+def last_webhook_post(url: str) -> LastPost | None:
+    """The latest post to ``url`` (from the task queue), or None when there was none."""
+    from django_tasks_db.models import DBTaskResult
+
+    if not url:
+        return None
+    row = (DBTaskResult.objects.filter(task_path=f"{__name__}.post_webhook",
+                                       args_kwargs__args__0=url)
+           .order_by("-enqueued_at").only("status", "enqueued_at", "finished_at",
+                                          "traceback").first())
+    if row is None:
+        return None
+    if row.status == "FAILED":
+        lines = [line for line in (row.traceback or "").strip().splitlines() if line.strip()]
+        reason = lines[-1].split(": ", 1)[-1] if lines else "no reason given"
+        return LastPost("failed", row.finished_at, reason[:200])
+    if row.status == "SUCCESSFUL":
+        return LastPost("done", row.finished_at)
+    return LastPost("waiting", row.enqueued_at)
+
+
 def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
     """POST the payload as JSON; the status code. A refusal (4xx/5xx) raises, so the task is
     marked failed with the reason."""

@@ -139,8 +139,9 @@ def test_the_webhook_gets_discord_json_of_public_news(table: Campaign, gm: User,
     assert len(receiver.posts) == 1 and mail.outbox == []
 
 
-def test_a_refused_webhook_fails_its_task_and_not_the_mail(table: Campaign, gm: User,
-                                                          receiver: Receiver) -> None:
+def test_a_refused_webhook_fails_its_task_and_not_the_mail(
+        table: Campaign, gm: User, player: User, receiver: Receiver,
+        login: Callable[..., Any]) -> None:
     receiver.status = 500
     CampaignNotifications.objects.filter(campaign=table).update(webhook_url=receiver.url)
     _close_phase(table, gm, "order")
@@ -148,6 +149,11 @@ def test_a_refused_webhook_fails_its_task_and_not_the_mail(table: Campaign, gm: 
     failed = DBTaskResult.objects.get(task_path="campaign.notifications.post_webhook")
     assert failed.status == "FAILED" and "500" in failed.traceback
     assert sorted(_sent()) == ["observer@example.org", "player@example.org"]
+    # The GM who set it reads why on the notifications page; players do not.
+    page = reverse("campaign:notifications", args=[table.slug])
+    body = login(gm).get(page).content.decode()
+    assert "Last post to the webhook: refused (HTTP Error 500: Internal Server Error)" in body
+    assert "Last post to the webhook" not in login(player).get(page).content.decode()
 
 
 def test_your_turn_comes_from_the_systems_hook(table: Campaign, gm: User, receiver: Receiver,
