@@ -348,7 +348,8 @@ def _export_army_lists(campaign: Campaign) -> list[dict[str, Any]]:
     ).values(
         "pk", "army_list", "position", "name", "unit_type", "points", "base_us", "keywords",
         "magic_item", "living_legend", "allied", "artefact", "destroyed_year",
-        "destroyed_season", "destroyed_month", "destroyed_phase", "destroyed_reason",
+        "destroyed_season", "destroyed_month", "destroyed_phase", "destroyed_reason", "stats",
+        "special_rules",
     ):
         destroyed = None
         if (row["destroyed_reason"] or row["destroyed_year"] is not None
@@ -377,6 +378,11 @@ def _export_army_lists(campaign: Campaign) -> list[dict[str, Any]]:
             "destroyed": destroyed,
             "strength": [],
         }
+        # A stat line and special rules only where the player keeps them (files stay as they
+        # were for lists without).
+        for key in ("stats", "special_rules"):
+            if row[key]:
+                unit[key] = row[key]
         units.setdefault(row["army_list"], []).append(unit)
         by_pk[row["pk"]] = unit
     for row in UnitStrengthEvent.objects.filter(

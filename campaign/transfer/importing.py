@@ -819,6 +819,12 @@ def _plan_forces(
                     "artefact": unit_node.text(
                         "artefact", max_length=max_length(Unit, "artefact"), default=""
                     ),
+                    "stats": unit_node.text(
+                        "stats", max_length=max_length(Unit, "stats"), default=""
+                    ),
+                    "special_rules": unit_node.text(
+                        "special_rules", max_length=max_length(Unit, "special_rules"), default=""
+                    ),
                     **destroyed,
                     "strength": strength,
                 }

@@ -451,3 +451,31 @@ def test_unit_rows_carry_the_detail_they_print() -> None:
     assert rows[0]["detail"] == "Sp 5 Me 4+ · Phalanx"
     assert sheets._roster_row_mm(rows[0], 180) > sheets._roster_row_mm(
         {**rows[0], "detail": ""}, 180)
+
+
+def test_stat_lines_travel_in_the_campaign_file(sheets_world: SheetsWorld) -> None:
+    """A unit's stat line and special rules leave in the campaign file and come back with it;
+    units without them write neither field."""
+    import json
+
+    from battles.models import Unit
+    from campaign import transfer
+
+    from ledger.models import Balance
+
+    world = sheets_world
+    # The file's money check: balances are the sums of their entries (gold +2 -1, food +1 -1).
+    Balance.objects.filter(kingdom=world.red, resource="gold").update(amount=1)
+    Balance.objects.filter(kingdom=world.red, resource="food").update(amount=0)
+    unit = world.red_army.army_list.units.order_by("position").first()
+    Unit.objects.filter(pk=unit.pk).update(stats="Sp 5 Me 4+ Ra - De 4+", special_rules="Phalanx")
+    exported = transfer.export_campaign(world.campaign)
+    text = transfer.dumps(exported)
+    assert text.count('"stats"') == 1 and text.count('"special_rules"') == 1
+    copy = transfer.import_campaign(json.loads(text), world.gm, slug="stats-copy")
+    units = Unit.objects.filter(army_list__army__campaign=copy).order_by("position")
+    assert [(u.name, u.stats, u.special_rules) for u in units] == [
+        ("Sea Guard Spearmen", "Sp 5 Me 4+ Ra - De 4+", "Phalanx"),
+        ("Paladin Knights of the Order of the Radiant Dawn", "", ""),
+        ("High Paladin", "", ""),
+    ]
