@@ -44,7 +44,7 @@ def pages(data: bytes) -> int:
     return len(PdfReader(BytesIO(data)).pages)
 
 
-DEMO_SLUGS = ("shattered-coast", "ember-marches")
+DEMO_SLUGS = ("shattered-coast", "ember-marches", "wide-frontier")
 
 
 def demo_campaigns() -> list[Any]:
@@ -140,6 +140,8 @@ def built_campaign(gm: Any, slug: str, name: str, *, kingdoms: int, width: int,
 PREVIEWS = (
     ("map", "shattered-coast", "alice", "map", "a4", False),
     ("map-letter-bw", "shattered-coast", "alice", "map", "letter", True),
+    ("map-large", "wide-frontier", "carol", "map", "a4", False),
+    ("map-large-letter-bw", "wide-frontier", "carol", "map", "letter", True),
     ("rules-reference", "shattered-coast", "alice", "reference", "a4", False),
     ("chronicle", "shattered-coast", "alice", "chronicle", "a4", False),
     ("kingdom-ledger", "shattered-coast", "alice", "ledger", "a4", False),
@@ -147,9 +149,10 @@ PREVIEWS = (
     ("kingdom-armies", "shattered-coast", "alice", "armies", "a4", False),
     ("army-roster", "shattered-coast", "alice", "roster", "a4", False),
     ("army-roster-letter-bw", "shattered-coast", "alice", "roster", "letter", True),
-    ("battle-packet", "shattered-coast", "alice", "battle", "a4", False),
-    ("battle-packet", "ember-marches", "carol", "battle", "a4", False),
-    ("battle-packet-letter-bw", "ember-marches", "carol", "battle", "letter", True),
+    ("army-roster-stats", "wide-frontier", "carol", "roster", "a4", False),
+    ("battle-packet", "wide-frontier", "carol", "battle", "a4", False),
+    ("battle-packet-letter-bw", "wide-frontier", "carol", "battle", "letter", True),
+    ("battle-packet-simple", "ember-marches", "carol", "battle", "a4", False),
     ("simple-roster", "ember-marches", "bob", "simple-roster", "a4", False),
 )
 PAGES_KEPT = {"chronicle": 1}  # the chronicle runs on for pages: its first shows it

@@ -1,5 +1,6 @@
 """The demo campaigns' sheets, as `manage.py load_demo` leaves them: each kingdom's ledger fits one
-page at A4 and Letter, and no sheet embeds a font that is not ours."""
+page at A4 and Letter, no sheet embeds a font that is not ours, and the Wide Frontier shows a
+Kings of War battle waiting and a map cut into pages."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def test_demo_ledgers_fit_one_page_and_sheets_use_only_our_fonts() -> None:
     gm = User.objects.get(username="gm")
     ours = _our_fonts()
     ledgers: list[bytes] = []
-    for slug in ("shattered-coast", "ember-marches"):
+    for slug in ("shattered-coast", "ember-marches", "wide-frontier"):
         campaign = Campaign.objects.get(slug=slug)
         access = pdf.access_for_user(campaign, gm)
         for kingdom in campaign.kingdoms.order_by("pk"):
@@ -43,6 +44,18 @@ def test_demo_ledgers_fit_one_page_and_sheets_use_only_our_fonts() -> None:
                 family = re.sub(r"-(Bold|Italic|BoldItalic)$", "",
                                 name.lstrip("/").split("+", 1)[-1])
                 assert family in ours, (slug, name)
-    assert len(ledgers) == 14
+    assert len(ledgers) == 22
+    frontier = Campaign.objects.get(slug="wide-frontier")
+    access = pdf.access_for_user(frontier, gm)
+    battles = sheets._pending_battles(access)
+    assert [(b.kind, b.mode) for b in battles] == [("land", "kow")]
+    packet = pdf_text(sheets.battle_packet_pdf(access, battles[0], pdf.PrintOptions("a4")))
+    assert "Scenario agreed" in packet and re.search(r"\d+ of 500 points", packet)
+    assert "Phalanx" in packet or "Shambling" in packet  # the units' special rules
+    for paper in ("a4", "letter"):
+        sheet = pdf.find_sheet(access, "map")
+        options = sheet.download_options(access, None, {"paper": paper})
+        pages = sheets.map_context(access, None, options)["paper"].pages
+        assert len(pages) == 2, paper
     # The purchases a settlement allows ("→ city"), set in Hexkeep Symbols.
     assert any("→" in pdf_text(data) for data in ledgers)

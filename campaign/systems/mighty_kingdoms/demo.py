@@ -4,6 +4,9 @@
   Kings of War battle in year 2's summer; Aldmark and Greenhold keep Kings of War army lists.
 - The Ember Marches: three kingdoms playing Simple battles (MK-SIMPLE), waiting in C) Battle of
   their second summer with a land, a naval and a land/water battle chosen.
+- The Wide Frontier: four kingdoms on a 24 x 16 map (too large for one printed page), waiting
+  in C) Battle of their first summer with a Kings of War battle chosen; its armies' lists keep
+  each unit's stat line and special rules.
 
 Both are played through the services with seeded dice, so every install gets the same ones.
 """
@@ -620,7 +623,111 @@ def ember_marches(users: dict[str, User]) -> Campaign:
         return _simple_battles_demo(users)
 
 
+FRONTIER_KINGDOMS = (
+    ("alice", "Thornmark", "#c62828"),
+    ("bob", "Vale of Ashes", "#2e7d32"),
+    ("carol", "Saltmere", "#1565c0"),
+    ("dave", "High Cairn", "#c79100"),
+)
+FRONTIER_SEED = 41
+
+# Each kingdom's starting list, pasted with stat lines and special rules (MK-SETUP-6).
+FRONTIER_LISTS = {
+    "Thornmark": "\n".join((
+        "Spearmen, regiment, 100; US 2; stats Sp 5 Me 4+ Ra - De 4+ Att 10 Ne 14/16"
+        "; rules Phalanx",
+        "Knights, troop, 110; US 1; stats Sp 8 Me 3+ Ra - De 5+ Att 8 Ne 11/13"
+        "; rules Thunderous Charge (2)",
+        "Crossbowmen, regiment, 115; US 2; stats Sp 5 Me 5+ Ra 5+ De 4+ Att 10 Ne 13/15"
+        "; rules Piercing (1), Reload!",
+        "Ballista, war engine, 60; US 0; stats Sp 5 Me - Ra 5+ De 4+ Att 2 Ne 10/12"
+        "; rules Blast (D3), Piercing (3), Reload!",
+        "Captain, hero, 85; US 0; stats Sp 5 Me 3+ Ra - De 5+ Att 5 Ne 12/14"
+        "; rules Inspiring, Individual, Mighty; item Blade of Slashing",
+    )),
+    "Vale of Ashes": "\n".join((
+        "Revenants, regiment, 125; US 2; stats Sp 5 Me 4+ Ra - De 5+ Att 12 Ne -/14"
+        "; rules Lifeleech (1), Shambling",
+        "Zombies, horde, 100; US 3; stats Sp 5 Me 5+ Ra - De 3+ Att 20 Ne -/18"
+        "; rules Lifeleech (1), Shambling",
+        "Ghouls, troop, 95; US 1; stats Sp 6 Me 4+ Ra - De 3+ Att 10 Ne -/13"
+        "; rules Crushing Strength (1), Shambling",
+        "Necromancer, hero, 90; US 0; stats Sp 5 Me 5+ Ra - De 4+ Att 1 Ne 10/12"
+        "; rules Individual, Heal (3), Surge (8); item Brew of Strength",
+    )),
+    "Saltmere": "\n".join((
+        "Sea Guard, horde, 160; US 3; stats Sp 5 Me 4+ Ra - De 4+ Att 20 Ne 21/23"
+        "; rules Phalanx",
+        "Bowmen, regiment, 120; US 2; stats Sp 6 Me 5+ Ra 4+ De 4+ Att 10 Ne 13/15"
+        "; rules Elite (Ranged)",
+        "Wardens, troop, 90; US 1; stats Sp 7 Me 4+ Ra - De 4+ Att 10 Ne 11/13"
+        "; rules Pathfinder, Vanguard",
+        "Stormcaller, hero, 100; US 0; stats Sp 6 Me 5+ Ra - De 4+ Att 1 Ne 10/12"
+        "; rules Individual, Lightning Bolt (5)",
+    )),
+    "High Cairn": "\n".join((
+        "Ironguard, regiment, 145; US 2; stats Sp 4 Me 3+ Ra - De 6+ Att 12 Ne 14/16"
+        "; rules Headstrong",
+        "Ironclad, regiment, 105; US 2; stats Sp 4 Me 4+ Ra - De 5+ Att 12 Ne 14/16"
+        "; rules Headstrong",
+        "Bulwarkers, troop, 95; US 1; stats Sp 4 Me 4+ Ra - De 5+ Att 8 Ne 11/13"
+        "; rules Headstrong, Phalanx",
+        "Berserker Lord, hero, 105; US 0; stats Sp 5 Me 3+ Ra - De 4+ Att 7 Ne -/15"
+        "; rules Crushing Strength (1), Individual, Wild Charge (D3)",
+    )),
+}
+
+
+def _frontier_demo(users: dict[str, User]) -> Campaign:
+    """A large map and a Kings of War battle waiting: set up, each kingdom pastes its list,
+    and in the first summer the quickest pair of armies of two kingdoms meet (as the Ember
+    Marches' battles are staged); the month stops in C) Battle with the battle chosen."""
+    from battles.models import Army
+    from campaign.systems.mighty_kingdoms import forces as battle_services
+    from campaign.systems.mighty_kingdoms.state import load_state
+
+    gm = users["gm"]
+    campaign = services.create_campaign(
+        gm, name="The Wide Frontier", slug="wide-frontier", rule_system="mighty-kingdoms",
+        description="Four kingdoms on a wide map; the first Kings of War battle of the year "
+                    "waits to be fought. Demo campaign.",
+        width=24, height=16, orientation="flat", seed=FRONTIER_SEED,
+    )
+    kingdoms = found_kingdoms(campaign, users, FRONTIER_KINGDOMS)
+    _play_setup(campaign, gm, users, kingdoms, FRONTIER_KINGDOMS)
+    owners = {name: owner for owner, name, _colour in FRONTIER_KINGDOMS}
+    for army in Army.objects.filter(campaign=campaign).select_related("kingdom").order_by("pk"):
+        battle_services.paste_army_list(army, FRONTIER_LISTS[army.kingdom.name],
+                                        users[owners[army.kingdom.name]],
+                                        race=army.kingdom.data.get("race", ""), fix=True)
+    rng = random.Random(FRONTIER_SEED)
+    plan: list[_Meeting] = []
+    while (now := Campaign.objects.get(pk=campaign.pk)).season == "summer":
+        state = load_state(now)
+        routes = _routes(state)
+        movers = {m.key: m for pk in state.order for m in state.movers_of(pk)}
+        occupied = {a.tile for a in state.armies} | {s.tile for s in state.ships}
+        if len(plan) != 1 or any(m.tile in occupied or m.first not in movers
+                                 or m.second not in movers for m in plan):
+            plan = _plan_meetings(state, routes, ("land",))
+        ready = len(plan) == 1 and all(_next_to(state, movers[k], m.tile)
+                                       for m in plan for k in (m.first, m.second))
+        if ready and _march(campaign, gm, rng,
+                            {k: m.tile for m in plan for k in (m.first, m.second)}):
+            return campaign
+        if not ready:
+            _march(campaign, gm, rng, _steps(state, routes, movers, plan, occupied))
+    raise RuntimeError("No two armies of the Wide Frontier met in its first summer.")
+
+
+def wide_frontier(users: dict[str, User]) -> Campaign:
+    """The Wide Frontier, built whole (see the module docstring)."""
+    with _server_dice(FRONTIER_SEED):
+        return _frontier_demo(users)
+
+
 CAMPAIGNS = (
     DemoCampaign("shattered-coast", shattered_coast),
     DemoCampaign("ember-marches", ember_marches),
+    DemoCampaign("wide-frontier", wide_frontier),
 )
