@@ -47,13 +47,17 @@ def demo(db: Any) -> Campaign:
 def test_sns_gc_1_the_demo_is_five_kingdoms_after_eight_games(demo: Campaign) -> None:
     """SNS-GC-1, SNS-KING-3, SNS-PTS-3, SNS-TITLE-G2: five kingdoms (one artificial) after
     eight games, Titles taken, points spent, a dead King and his heir, the ninth challenge
-    being set up; loading again changes nothing."""
+    at the table at turn 12; loading again changes nothing."""
     kingdoms = list(demo.kingdoms.order_by("pk"))
     assert [k.name for k in kingdoms] == ["Kingdom of Aldmere", "Blackwater", "Greenhollow",
                                           "Goldmarch", "The Hollow Crown"]
     assert [k.data.get("is_ai", False) for k in kingdoms] == [False] * 4 + [True]
     games = list(Game.objects.filter(campaign=demo).values_list("number", "status"))
-    assert games == [(n, "played") for n in range(1, 9)] + [(9, "setup")]
+    assert games == [(n, "played") for n in range(1, 9)] + [(9, "playing")]
+    tables = dict(Participant.objects.filter(game__number=9).values_list("kingdom__name",
+                                                                          "table"))
+    assert {k: (t["turn"], t["phase"]) for k, t in tables.items()} == {
+        "Goldmarch": (12, "harvest"), "The Hollow Crown": (12, "harvest")}
     assert demo.year == 9 and demo.phase == "campaign"
     assert list(King.objects.filter(kingdom__name="Kingdom of Aldmere").values_list(
         "name", "reign", "current", "died_in__number")) == [("Aldous", 1, False, 6),
@@ -76,12 +80,13 @@ def test_sns_gc_11_the_campaign_file_round_trips(demo: Campaign) -> None:
     assert section["version"] == 1
     assert len(section["games"]) == 9 and len(section["kings"]) == 6
     assert [i["name"] for i in section["crate_items"]] == ["Rusty Key"]
+    assert section["games"][8]["participants"][0]["table"]["turn"] == 12
     copy_ = transfer.import_campaign(copy.deepcopy(first), gm, slug="avalon-copy")
     second = transfer.export_campaign(copy_)
     assert without_import_event(second, "gm") == as_imported(first, "gm")
 
 
-@pytest.mark.parametrize(("path", "value", "message"), [
+BAD_SECTIONS = (
     (("games", 0, "status"), "lost",
      "campaign.systems.swords-and-stones.games[0].status: 'lost' is not one of"),
     (("kings", 0, "reign"), 2,
@@ -91,22 +96,27 @@ def test_sns_gc_11_the_campaign_file_round_trips(demo: Campaign) -> None:
      "campaign.systems.swords-and-stones.titles[0].code: 'GREAT' is not one of"),
     (("spends", 0, "game"), 42,
      "campaign.systems.swords-and-stones.spends[0].game: there is no game 42."),
-])
-def test_a_bad_section_is_refused_with_its_path(demo: Campaign, path: tuple[Any, ...],
-                                                value: Any, message: str) -> None:
+    (("games", 8, "participants", 0, "table"), [1],
+     "campaign.systems.swords-and-stones.games[8].participants[0].table: expected an object"),
+)
+
+
+def test_a_bad_section_is_refused_with_its_path(demo: Campaign) -> None:
     """A file whose Swords & Stones section breaks the rules is refused before anything is
-    written."""
+    written, naming where."""
     gm = User.objects.get(username="gm")
-    doc = transfer.export_campaign(demo)
-    node: Any = doc["campaign"]["systems"]["swords-and-stones"]
-    for key in path[:-1]:
-        node = node[key]
-    node[path[-1]] = value
+    exported = transfer.export_campaign(demo)
     before = counts()
-    with pytest.raises(ImportRefused) as caught:
-        transfer.import_campaign(doc, gm, slug="bad-copy")
-    assert str(caught.value).startswith(message)
-    assert counts() == before
+    for path, value, message in BAD_SECTIONS:
+        doc = copy.deepcopy(exported)
+        node: Any = doc["campaign"]["systems"]["swords-and-stones"]
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+        with pytest.raises(ImportRefused) as caught:
+            transfer.import_campaign(doc, gm, slug="bad-copy")
+        assert str(caught.value).startswith(message), path
+        assert counts() == before
 
 
 def test_every_sheet_prints_on_a4_and_letter(demo: Campaign) -> None:

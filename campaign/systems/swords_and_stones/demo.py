@@ -15,6 +15,7 @@ from campaign import services as core
 from campaign.demo import DemoCampaign, found_kingdoms
 from campaign.models import Campaign, Kingdom
 from campaign.systems.swords_and_stones import services as sns
+from campaign.systems.swords_and_stones import table
 from campaign.systems.swords_and_stones.models import Game
 
 SLUG = "avalon-grand-campaign"
@@ -54,6 +55,28 @@ def _report(campaign: Campaign, gm: User, game: Game, kingdom: Kingdom,
         sns.confirm_report(campaign, gm, game, kingdom, yes)
     if take:
         sns.take_titles(campaign, gm, game, kingdom, take)
+
+
+def _at_the_table(campaign: Campaign, gm: User, game: Game, kingdoms: tuple[Kingdom, ...],
+                  until: int) -> None:
+    """Both kingdoms play their turns up to the harvest of turn ``until``: Farm dice, upkeep
+    and growth, a Villager trained when growth and food allow."""
+    buildings = {"STOCKPILE": 1, "TAVERN": 1, "FARM": 2}
+    for turn in range(1, until):
+        for i, kingdom in enumerate(kingdoms):
+            dice = [(turn + i + n) % 6 + 1 for n in range(2 + min(turn // 3, 3))]
+            outcomes = ["fail"] * dice.count(1)
+            table.farm_harvest(campaign, gm, game, kingdom, dice, outcomes)
+            table.next_phase(campaign, gm, game, kingdom)
+            table.compulsory(campaign, gm, game, kingdom, buildings)
+            table.next_phase(campaign, gm, game, kingdom)
+            if turn % 2:
+                try:
+                    table.train(campaign, gm, game, kingdom, "VILLAGER", 1)
+                except sns.SnsError:
+                    pass  # not enough food this turn
+            table.next_phase(campaign, gm, game, kingdom)
+            table.next_phase(campaign, gm, game, kingdom)
 
 
 def build(users: dict[str, User]) -> Campaign:
@@ -121,10 +144,14 @@ def build(users: dict[str, User]) -> Campaign:
     _report(campaign, gm, g8, green, {"faction_chosen": "paganite",
                                       "enemy_kings_killed_by_own_king_or_queen": 1,
                                       "rituals_performed": ["Amanti"]}, take=["KINGSLAYER"])
-    # 9. Goldmarch challenges the Hollow Crown for its old claim: being set up.
+    # 9. Goldmarch challenges the Hollow Crown for its old claim: at the table, turn 12.
     g9 = sns.challenge(campaign, gm, gold, at(9, 8), ai, "", "Great Sandy", "standard")
     sns.set_up(campaign, gm, g9, gold, faction="damned",
                supply=[(at(10, 7), "IRON")], title="", variant="")
+    sns.set_up(campaign, gm, g9, ai, faction="paganite",
+               supply=[(at(8, 4), "FOOD"), (at(9, 4), "WOOD")], title="", variant="")
+    sns.begin_game(campaign, gm, g9)
+    _at_the_table(campaign, gm, g9, (gold, ai), until=12)
     campaign.refresh_from_db()
     return campaign
 

@@ -17,11 +17,13 @@ and so is anything but favor while the Stockpile is not operational (SNS-ECON-4)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
 from campaign.chronicle import Recorder
+from campaign.locking import lock_kingdom
 from campaign.models import Campaign, Kingdom
 from campaign.systems.swords_and_stones.models import Game, Participant
 from campaign.systems.swords_and_stones.rules import econ_advance as adv
@@ -31,10 +33,9 @@ from campaign.systems.swords_and_stones.rules import economy as eco
 from campaign.systems.swords_and_stones.services import (
     _check,
     _game_for_update,
-    _kingdom_in,
     _participant,
 )
-from campaign.systems.swords_and_stones.state import SnsError, SnsState, load
+from campaign.systems.swords_and_stones.state import SnsError
 from campaign.systems.swords_and_stones.stockpile import (
     RESOURCES,
     line_of,
@@ -69,10 +70,22 @@ def _state(part: Participant) -> dict[str, Any]:
     return dict(part.table)
 
 
+@dataclass
+class _Table:
+    """What an action at the table needs of the campaign (no map: the Stockpile is enough)."""
+
+    campaign: Campaign
+
+
 def _at_table(campaign: Campaign, game: Game, kingdom: Kingdom,
-              phases: Sequence[str] = ()) -> tuple[SnsState, Game, Participant, dict[str, Any]]:
-    st = load(campaign, lock=True)
-    kingdom = _kingdom_in(st, kingdom)
+              phases: Sequence[str] = ()) -> tuple[_Table, Game, Participant, dict[str, Any]]:
+    """Lock the campaign, then the kingdom (the documented order), then the game and the
+    kingdom's seat in it."""
+    try:
+        locked, kingdom = lock_kingdom(kingdom, campaign.pk)
+    except Kingdom.DoesNotExist:
+        raise SnsError(f"{kingdom.name} is not a kingdom of this campaign.") from None
+    st = _Table(locked)
     game = _game_for_update(st.campaign, game)
     if game.status != Game.Status.PLAYING:
         raise SnsError(f"SNS-ECON-11: game {game.number} is not being played; its Stockpiles "
@@ -92,7 +105,7 @@ def _phase(phase: str) -> str:
     return phase.replace("_", " & ")
 
 
-def _book(st: SnsState, user: Any, part: Participant, state: dict[str, Any],
+def _book(st: _Table, user: Any, part: Participant, state: dict[str, Any],
           lines: Sequence[eco.LedgerLine], summary: str, new_state: dict[str, Any] | None = None,
           dice: Sequence[int] = ()) -> str:
     with Recorder(st.campaign, user, "sns.table", summary, kingdom=part.kingdom,

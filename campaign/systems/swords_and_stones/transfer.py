@@ -75,7 +75,7 @@ def export_section(campaign: Campaign, refs: Refs) -> dict[str, Any]:
                 "declared_crate": p.declared_crate.name if p.declared_crate else None,
                 "result": p.result, "king_outcome": p.king_outcome, "report": p.report,
                 "report_status": p.report_status, "gm_yes": p.gm_yes,
-                "titles_taken": p.titles_taken,
+                "titles_taken": p.titles_taken, "table": p.table,
             } for p in parts.get(g.pk, [])],
         } for g in games],
         "titles": [{
@@ -224,7 +224,7 @@ def plan_section(node: Node, context: PlanContext) -> SectionPlan:
                 "report": report,
                 "report_status": p.choice("report_status", ("", "filed", "confirmed"),
                                           default=""),
-                "gm_yes": yes, "titles_taken": taken,
+                "gm_yes": yes, "titles_taken": taken, "table": p.obj("table", default={}),
             })
         plan.games.append(game)
     for n in node.nodes("titles", default=[]):
@@ -311,7 +311,7 @@ def write_section(plan: SectionPlan, context: WriteContext) -> None:
                 if p["declared_crate"] else None,
                 result=p["result"], king_outcome=p["king_outcome"], report=p["report"],
                 report_status=p["report_status"], gm_yes=p["gm_yes"],
-                titles_taken=p["titles_taken"])
+                titles_taken=p["titles_taken"], table=p["table"])
     Spend.objects.bulk_create([
         Spend(campaign=campaign, kingdom=k[s["kingdom"]], code=s["code"],
               game=games.get(s["game"]) if s["game"] else None,
