@@ -192,6 +192,7 @@ def test_settlement_brush_sets_and_clears(world: World) -> None:
     assert last_event(world).summary == "Tile 0203 edited: settlement none."
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_controller_brush_sets_explores_and_clears(world: World) -> None:
     Tile.objects.filter(map__campaign=world.campaign).update(explored=False)
     response = paint(world, {"tile": "0203", "tool": "controller", "value": str(world.blue.pk)})
@@ -204,6 +205,7 @@ def test_controller_brush_sets_explores_and_clears(world: World) -> None:
     assert (t.controller_id, t.explored) == (None, True)
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 @pytest.mark.parametrize(("tool", "field"), [("explored", "explored"), ("start", "is_start")])
 def test_toggle_brushes(world: World, tool: str, field: str) -> None:
     Tile.objects.filter(map__campaign=world.campaign).update(explored=False, is_start=False)

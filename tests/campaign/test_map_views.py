@@ -29,6 +29,7 @@ def selected_labels(body: str) -> list[str]:
     ]
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 @pytest.mark.parametrize("persona", ["observer", "player", "gm", "admin"])
 def test_map_page_has_one_link_per_tile(world: World, persona: str) -> None:
     response = world.client(persona).get(reverse("campaign:map", args=[world.campaign.slug]))
@@ -59,6 +60,7 @@ def test_map_legend_lists_present_terrains_and_kingdoms(world: World) -> None:
         assert name in legend
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_tile_panel_fragment_for_htmx(world: World) -> None:
     url = reverse("campaign:tile", args=[world.campaign.slug, "0302"])
     response = world.client("player").get(url, headers={"HX-Request": "true"})
@@ -73,6 +75,7 @@ def test_tile_panel_fragment_for_htmx(world: World) -> None:
     assert "HX-Request" in response["Vary"]
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_tile_panel_full_page_without_htmx(world: World) -> None:
     url = reverse("campaign:tile", args=[world.campaign.slug, "0302"])
     response = world.client("player").get(url)
@@ -85,6 +88,7 @@ def test_tile_panel_full_page_without_htmx(world: World) -> None:
     assert "HX-Request" in response["Vary"]
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_map_page_with_tile_query_selects_it(world: World) -> None:
     body = world.client("observer").get(
         reverse("campaign:map", args=[world.campaign.slug]) + "?tile=0406"
@@ -103,6 +107,7 @@ def test_unknown_tile_is_404(world: World, label: str) -> None:
     assert client.get(f"/c/{slug}/map/?tile={label}").status_code == 404
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_tile_of_another_campaign_is_404(world: World) -> None:
     # Both maps have a tile 0101, but each campaign's URL only reaches its own.
     far = Tile.objects.get(map__campaign=world.elsewhere, label="0101")
@@ -136,6 +141,7 @@ def test_tile_panel_shows_what_is_there(world: World) -> None:
     assert "Red army #3" in text
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_capital_is_named_in_the_panel(world: World) -> None:
     tile = Tile.objects.get(map__campaign=world.campaign, label="0203")
     Tile.objects.filter(pk=tile.pk).update(settlement="city", controller=world.red)
@@ -159,6 +165,7 @@ def test_gm_panel_has_the_tile_editor(world: World, persona: str) -> None:
     assert body.count('type="checkbox" name="edge_') == 6 * 5
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_map_svg_download_and_fragment(world: World) -> None:
     url = reverse("campaign:map_svg", args=[world.campaign.slug])
     response = world.client("observer").get(url)

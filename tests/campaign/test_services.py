@@ -211,6 +211,7 @@ def test_claim_refuses_a_kingdom_with_a_player(world: World) -> None:
     ({"changes": {}, "edges": {"0": ["lava"]}}, "Unknown edge feature(s): lava."),
     ({"changes": {}, "features": ["volcano"]}, "Unknown tile feature."),
 ])
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_edit_tile_refuses_bad_changes(world: World, kwargs: dict[str, Any], message: str) -> None:
     tile = Tile.objects.get(map__campaign=world.campaign, label="0101")
     before = dump()
@@ -220,6 +221,7 @@ def test_edit_tile_refuses_bad_changes(world: World, kwargs: dict[str, Any], mes
     assert dump() == before
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_edit_tile_refuses_a_foreign_controller(world: World) -> None:
     far = Kingdom.objects.create(campaign=world.elsewhere, name="Far")
     tile = Tile.objects.get(map__campaign=world.campaign, label="0101")
