@@ -118,6 +118,9 @@ def test_ms_board_1_the_map_and_tile_panel_show_the_table(table: Table) -> None:
     panel = client.get(reverse("campaign:tile", args=[table.campaign.slug, "E-CAP"]),
                        headers={"HX-Request": "true"}).content.decode()
     assert "Capital of Blue: king 1" in panel
+    svg = client.get(reverse("campaign:map_svg", args=[table.campaign.slug]))
+    assert svg["Content-Type"] == "image/svg+xml" and svg.content.count(b'class="tile"') == 25
+    assert b'data-tile="W-CAP"' in svg.content
 
 
 def test_ms_setup_8_setup_form_refuses_bad_rolls_and_changes_nothing(table: Table) -> None:

@@ -27,6 +27,7 @@ def test_ms_board_2_each_continent_faces_the_sea_from_its_own_side() -> None:
     # North faces south: its left hand is to the east.
     assert layout.position("N-NL") == (1, -3)
     assert len(set(map(layout.position, layout.labels()))) == 25
+    assert layout.map_position("N-NL") == (2, -6)
 
 
 def test_ms_board_4_and_ms_board_5_borders_of_the_map() -> None:
@@ -53,7 +54,7 @@ def test_ms_term_2_board_view_shows_cities_control_roads_and_ports() -> None:
     assert views["E-CAP"].terrain == layout.UNUSED and views["Sea"].terrain == "sea"
     cap = views["N-CAP"]
     assert (cap.settlement, cap.name, cap.controller, cap.roads) == (
-        "capital", "Capital of Red", "Red", ("N-FL",))
+        "capital_null", "Capital of Red", "Red", ("N-FL",))
     fl = views["N-FL"]
     assert (fl.settlement, fl.name, fl.controller, fl.features) == (
         "temple", "1-temple", "Red", ("port",))

@@ -103,7 +103,7 @@ def test_ms_win_4_a_four_player_game_to_a_trade_victory_through_the_forms(
     north = {t.label: t for t in Tile.objects.filter(map__campaign=table.campaign,
                                                      label__startswith="N-")}
     assert {label: t.settlement for label, t in north.items()} == {
-        "N-CAP": "capital", "N-FL": "market", "N-FM": "mine", "N-FR": "market",
+        "N-CAP": "capital_null", "N-FL": "market", "N-FM": "mine", "N-FR": "market",
         "N-NL": "temple", "N-NR": "garrison"}
     assert {t.controller_id for t in north.values()} == {kingdoms["Red"].pk}
     assert sorted(north["N-CAP"].edges) == ["N-FL", "N-FM", "N-FR", "N-NL", "N-NR"]

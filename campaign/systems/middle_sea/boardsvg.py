@@ -118,8 +118,10 @@ def _space(state: GameState | None, name: str, owner: Player | None,
         colour = _colour(colours.get(owner.name), "#444")
         king = owner.king.value
         back.append(_rect(suits[owner.suit], "#000" if eco else colour, 4))
-        front.append(f'<text y="2" font-size="10" font-weight="bold">'
-                     f'{escape(owner.name[:9])}</text>')
+        short = owner.name[:12]
+        size = min(10.0, round(44 / (0.62 * max(1, len(short))), 1))
+        front.append(f'<text y="2" font-size="{size:g}" font-weight="bold">'
+                     f'{escape(short)}</text>')
         front.append('<text y="13" font-size="7.5">Capital</text>')
         front.append(_coin(f"K{king}", True, "#000" if eco else colour, half))
         tip = f"{name}: Capital of {owner.name}, king {king}"

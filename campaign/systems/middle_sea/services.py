@@ -94,7 +94,7 @@ def layout_tiles(game_map: Map) -> list[Tile]:
     ``initial_tiles``)."""
     tiles = []
     for label in layout.labels():
-        q, r = layout.position(label)
+        q, r = layout.map_position(label)
         terrain = layout.SEA_TERRAIN if label == layout.SEA else layout.LAND
         tiles.append(Tile(map=game_map, q=q, r=r, label=label, terrain=terrain,
                           adjacent=list(layout.borders(label)), explored=True,
@@ -170,13 +170,6 @@ def setup_game(campaign: Campaign, acting: Acting, seats: Sequence[tuple[int, st
                      ((GOODS, phases.START_GOODS), (GOLD, phases.START_GOLD))]
             g.post(rec, [(loaded.kingdom_of(n), line) for n, line in lines])
             g.sync_map(rec, locked, state, loaded.kingdoms)
-            capitals = {t.label: t for t in Tile.objects.filter(map__campaign=locked,
-                                                               label__endswith="-CAP")}
-            for name in names:
-                kingdom = loaded.kingdom_of(name)
-                tile = capitals.get(get_player(state, name).capital)
-                if tile is not None and kingdom.capital_tile_id != tile.pk:
-                    rec.update(kingdom, capital_tile=tile)
             rec.update(locked, year=state.round, phase=state.phase, season="", month=None,
                        sub_phase="")
         assert rec.event is not None

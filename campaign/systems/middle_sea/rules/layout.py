@@ -40,7 +40,7 @@ SEA = "Sea"
 SEA_TERRAIN = "sea"
 LAND = "land"
 UNUSED = "unused"
-CAPITAL_SETTLEMENT = "capital"
+CAPITAL_SETTLEMENT = "capital_null"
 ROAD = "road"
 PORT = "port"
 
@@ -64,6 +64,18 @@ def position(name: str) -> tuple[int, int]:
     if continent == "E":
         return (ly, -lx)
     return (-ly, lx)
+
+
+#: Territories of the map lie this many node widths apart, so that names and counters fit
+#: between them.
+MAP_SPACING = 2
+
+
+def map_position(name: str) -> tuple[int, int]:
+    """Where a territory is drawn on the shared map: ``position`` spread out by
+    ``MAP_SPACING``."""
+    x, y = position(name)
+    return x * MAP_SPACING, y * MAP_SPACING
 
 
 def labels() -> tuple[str, ...]:
