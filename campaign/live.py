@@ -48,9 +48,11 @@ from campaign.models import (
     CampaignNotifications,
     Event,
     Membership,
+    NotificationPreference,
     Role,
     Visibility,
 )
+from campaign.parsing import parse_moment
 
 VERSION_HEADER = "X-Live-Version"
 CHANGED_HEADER = "X-Live-Changed"
@@ -124,7 +126,7 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
         response: HttpResponse = HttpResponseNotModified()
     else:
         response = HttpResponse(status=200)
-        since = parse_datetime(request.GET.get("since", "") or "")
+        since = parse_moment(request.GET.get("since"))  # no moment: nothing is news
         response[CHANGED_HEADER] = "1" if since and at and at > since else "0"
     response["ETag"] = etag
     response[VERSION_HEADER] = str(seq)
@@ -180,7 +182,11 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Each member's e-mail choices for this campaign; GMs also set the campaign's webhook."""
     access = get_campaign_for(request, slug)
     membership = access.membership
-    pref = notifications.preference_for(membership) if membership is not None else None
+    # Read, not made: a refused form leaves no row behind; saving the form makes it.
+    pref = None
+    if membership is not None:
+        pref = (NotificationPreference.objects.filter(membership=membership).first()
+                or NotificationPreference(membership=membership))
     post = request.POST if request.method == "POST" else None
     which = request.POST.get("form") if post is not None else None
     initial = {f: getattr(pref, f) for f in PreferenceForm.base_fields} if pref else {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import datetime, timezone
 
 from django import forms
 from django.core.exceptions import BadRequest, ValidationError
@@ -141,3 +142,21 @@ class WholeNumberField(forms.IntegerField):
             if not is_ascii_number(text[1:] if text.startswith("-") else text):
                 raise ValidationError(self.error_messages["invalid"], code="invalid")
         return super().to_python(value)
+
+
+def parse_moment(raw: object) -> datetime | None:
+    """A moment in ISO 8601 ("2026-11-25T21:30:00+00:00") as a page sends it back, or None when
+    it is empty, longer than 40 characters, not one, or no real date ("2026-13-45"). A moment
+    without a zone is taken as UTC, so it compares with the database's."""
+    from django.utils.dateparse import parse_datetime
+
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not text or len(text) > 40 or not text.isascii():
+        return None
+    try:
+        moment = parse_datetime(text)
+    except (ValueError, OverflowError):
+        return None
+    if moment is not None and moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment

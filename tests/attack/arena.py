@@ -109,7 +109,9 @@ def make_foreign() -> Foreign:
 
 # -- the whole database ----------------------------------------------------------------------
 
-SKIPPED_APPS = {"sessions", "contenttypes"}
+# Sessions, content types and the sign-in guard's log of logins and failed attempts (axes) are
+# bookkeeping: logging a test client in writes them.
+SKIPPED_APPS = {"sessions", "contenttypes", "axes"}
 
 
 def _tables() -> list[str]:
@@ -235,6 +237,8 @@ class Arena:
                 if must_refuse and not 400 <= status < 500:
                     self.findings.append(f"{where}: {status}, not refused")
                 sent_to_login = status == 302 and response["Location"].startswith(login_page)
+                if sent_to_login and persona != "anonymous" and not relogin:
+                    self.findings.append(f"{where}: a member was sent to log in")
                 if status >= 400 or sent_to_login:
                     if dump() != rows:
                         self.findings.append(f"{where}: {status} but the database changed")
@@ -261,3 +265,27 @@ def url_kwargs(url: str) -> dict[str, Any]:
 
 def view_of(url: str) -> Callable[..., Any]:
     return resolve(url).func
+
+
+MIGHTY_KINGDOMS = "mighty-kingdoms"
+
+
+def system_routes() -> list[tuple[str, str, str]]:
+    """(system slug, route name, its pattern) for every route of a rule system other than
+    Mighty Kingdoms, found in the URL table by the system's namespace (its ``url_prefix``)."""
+    from campaign.rulesystems import REGISTRY, get_system
+
+    prefixes = {get_system(slug).url_prefix: slug for slug in REGISTRY if slug != MIGHTY_KINGDOMS}
+    found = []
+
+    def walk(patterns: Any, namespace: str | None, prefix: str) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, pattern.namespace or namespace,
+                     prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern) and namespace in prefixes and pattern.name:
+                found.append((prefixes[namespace], f"{namespace}:{pattern.name}",
+                              prefix + str(pattern.pattern)))
+
+    walk(get_resolver().url_patterns, None, "")
+    return sorted(found)

@@ -35,6 +35,7 @@ from tests.attack.arena import (
     fields_read_by,
     make_foreign,
     route_names,
+    system_routes,
     url_for,
     url_kwargs,
     view_of,
@@ -147,6 +148,7 @@ CORE_POSTS: list[Attack] = [
     Attack("campaign:photos", "post", lambda p: ([], {"image": _png(), "caption": "Turn 1"})),
     Attack("campaign:print_book", "post", lambda p: ([], {"paper": "a4", "eco": "1",
                                                           "landscape": "0"})),
+    Attack("campaign:notifications", "post", lambda p: ([], {"form": "mine"})),
 ]
 
 # Extra fields the Mighty Kingdoms views read through helpers their source does not show.
@@ -190,6 +192,9 @@ GETS: list[Attack] = [
     Attack("campaign:play", "get", _none),
     Attack("campaign:chronicle", "get", _none, query=("kind", "year", "page")),
     Attack("campaign:photos", "get", _none),
+    Attack("campaign:notifications", "get", _none),
+    # The pages' poll: ``since`` also as a date that looks right and is none.
+    Attack("campaign:live", "get", _none, query=("since",)),
     Attack("campaign:print", "get", _none, query=PRINT_QUERY),
     Attack("campaign:print_book_status", "get", lambda p: ([_job(p).pk], {})),
     Attack("campaign:print_book_pdf", "get", lambda p: ([_job(p).pk], {})),
@@ -215,8 +220,10 @@ ROUTES = POSTS + GETS
 
 
 def test_every_route_is_attacked() -> None:
-    """The route table, Django's admin aside (staff only, its own forms), is covered."""
-    attacked = {a.name for a in ROUTES} | PDF_ROUTES
+    """The route table, Django's admin aside (staff only, its own forms), is covered; the
+    routes of the other rule systems are attacked by tests/attack/test_system_routes.py."""
+    attacked = ({a.name for a in ROUTES} | PDF_ROUTES
+                | {name for _, name, _ in system_routes()})
     assert route_names() - attacked == set()
     assert len({(a.name, a.method) for a in ROUTES}) == len(ROUTES)
 
@@ -260,8 +267,8 @@ def attack_post(arena: Arena, a: Attack) -> None:
     for persona in PERSONAS:
         send = arena.send
         # The valid form, once and twice; and in the wrong phase.
-        send(persona, "post", url, _fresh(data), label=f"{a.name} valid form", times=2,
-             relogin=a.auth)
+        send(persona, "post", url, _fresh(data), label=f"{a.name} valid form",
+             times=2 if persona in (*DEEP, "other") else 1, relogin=a.auth)
         send(persona, "post", url, _fresh(data), label=f"{a.name} in the wrong phase",
              before=_wrong_phase(arena.campaign), relogin=a.auth)
         values = ODD_VALUES if persona == "gm" else {k: ODD_VALUES[k] for k in SHALLOW_VALUES}
@@ -308,7 +315,8 @@ def attack_url_ids(arena: Arena, a: Attack, url: str, data: dict[str, Any]) -> N
 def attack_get(arena: Arena, a: Attack) -> None:
     args, _data = a.prepare(arena.people)
     url = url_for(a.name, arena.campaign.slug, args)
-    query = sorted(set(a.query) | fields_read_by(view_of(url)) | {"junk"})
+    read = fields_read_by(view_of(url))
+    query = sorted(set(a.query) | read | {"junk"})
     for persona in PERSONAS:
         arena.send(persona, "get", url, {}, label=f"{a.name} plain", relogin=a.auth)
         values = ODD_VALUES if persona == "gm" else {k: ODD_VALUES[k] for k in SHALLOW_VALUES}
@@ -320,7 +328,8 @@ def attack_get(arena: Arena, a: Attack) -> None:
                 foreign = arena.foreign.id_for(param)
                 if foreign is not None:
                     arena.send(persona, "get", url, {param: str(foreign)},
-                               label=f"{a.name} ?{param}=another campaign's id")
+                               label=f"{a.name} ?{param}=another campaign's id",
+                               must_refuse=param in (ID_FIELDS | {"unit"}) & read)
         else:
             for value_name, value in values.items():
                 arena.send(persona, "get", url, {p: value for p in query},
@@ -361,4 +370,13 @@ def test_pdf_downloads_with_odd_options(arena: Arena, name: str) -> None:
         arena.send(persona, "get", url, odd, label=f"{name} every option 100k characters")
     arena.send("gm", "get", url, {"landscape": "²", "paper": "٣", "eco": "-1"},
                label=f"{name} odd digits")
+    assert arena.findings == [], _report(arena)
+
+
+@pytest.mark.parametrize("since", ["2026-13-45T99:99:99", "2026-02-30T10:00:00+99:00",
+                                   "9999-12-31T23:59:59", "0000-01-01"])
+def test_live_poll_with_an_impossible_date(arena: Arena, since: str) -> None:
+    url = reverse("campaign:live", args=[arena.campaign.slug])
+    for persona in PERSONAS:
+        arena.send(persona, "get", url, {"since": since}, label=f"campaign:live ?since={since}")
     assert arena.findings == [], _report(arena)
