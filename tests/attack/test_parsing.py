@@ -17,6 +17,7 @@ from campaign.parsing import (
     parse_id,
     parse_ids,
     parse_int,
+    parse_moment,
     parse_optional_int,
     require_id,
 )
@@ -166,3 +167,15 @@ def test_map_form_refuses_non_ascii_digits(field: str) -> None:
     form = GenerateMapForm(data)
     assert not form.is_valid()
     assert form.errors[field] == ["Enter a whole number."]
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("2026-11-25T21:30:00+00:00", "2026-11-25T21:30:00+00:00"),
+    ("2026-11-25T21:30:00", "2026-11-25T21:30:00+00:00"),  # no zone: UTC
+    ("", None), (None, None), ("2026-13-45T99:99:99", None), ("2026-02-30T10:00:00", None),
+    ("yesterday", None), ("２０２６-11-25T21:30:00", None),
+    ("2026-11-25T21:30:00" + "0" * 40, None),
+])
+def test_parse_moment(raw: str | None, expected: str | None) -> None:
+    moment = parse_moment(raw)
+    assert (moment.isoformat() if moment else None) == expected
