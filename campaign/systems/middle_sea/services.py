@@ -116,14 +116,40 @@ def _lay_table(rec: Recorder, campaign: Campaign) -> None:
     rec.create_many(Tile, layout_tiles(game_map))
 
 
+#: MS-BOARD-3: the ways round the sea a group may sit, besides the default (clockwise from
+#: north, the west left out for three, north and south for two).
+TABLES = {
+    "no-N": (3, "N"), "no-E": (3, "E"), "no-S": (3, "S"), "no-W": (3, "W"),
+    "NS": (2, ("N", "S")), "EW": (2, ("E", "W")),
+}
+
+
+def table_continents(count: int, table: str = "") -> tuple[str, ...]:
+    """MS-BOARD-3: the continents of the seats, clockwise, for ``count`` players sitting as
+    ``table`` says (a key of ``TABLES``, or empty for the default)."""
+    if not table:
+        return continents_for(count)
+    if table not in TABLES or TABLES[table][0] != count:
+        raise GameRefused(
+            "Four players use every continent, three leave one out, two sit on opposite "
+            f"continents: {table!r} does not fit {count} players (MS-BOARD-3).")
+    choice = TABLES[table][1]
+    if count == 3:
+        assert isinstance(choice, str)
+        return continents_for(3, left_out=choice)
+    assert isinstance(choice, tuple)
+    return continents_for(2, pair=choice)
+
+
 def setup_game(campaign: Campaign, acting: Acting, seats: Sequence[tuple[int, str]],
                rolls: Mapping[int, Sequence[int]] | None = None,
-               rng: random.Random | None = None) -> Event:
+               rng: random.Random | None = None, table: str = "") -> Event:
     """MS-SETUP-1..8, MS-BOARD-3, MS-EQUIP-4: a GM seats 2 to 4 kingdoms, each with a suit of
     its own (``seats`` as (kingdom id, suit) in seat order, each to the left of the one before);
-    continents follow the player count; everyone gets 4 goods, 4 gold, unrest 0 and the
-    1-leader as king; first dominance comes from the rolls typed (each kingdom's first roll,
-    then any rerolls for a tie) or, with none typed, from the server's dice."""
+    continents follow the player count (or ``table``, see ``TABLES``); everyone gets 4 goods,
+    4 gold, unrest 0 and the 1-leader as king; first dominance comes from the rolls typed
+    (each kingdom's first roll, then any rerolls for a tie) or, with none typed, from the
+    server's dice."""
     if not acting.is_gm:
         raise GameRefused("The game master sets up the game (MS-SETUP-1).")
     with transaction.atomic():
@@ -146,7 +172,7 @@ def setup_game(campaign: Campaign, acting: Acting, seats: Sequence[tuple[int, st
         typed = {kingdoms[pk].name: list(v) for pk, v in (rolls or {}).items() if pk in kingdoms}
         try:
             state = phases.new_game([(kingdoms[pk].name, suit) for pk, suit in seats],
-                                    continents_for(len(seats)),
+                                    table_continents(len(seats), table),
                                     MSOptions.from_dict(locked.options))
             rounds, server = _rounds_of_rolls(names, typed, rng)
             state = phases.settle_first_dominance(state, rounds)

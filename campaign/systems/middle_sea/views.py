@@ -120,8 +120,12 @@ def setup(request: HttpRequest, slug: str) -> HttpResponse:
             rolls[pk] = _rolls(request.POST.get(f"roll_{i}", ""), f"roll_{i}")
     except ParseError as exc:
         return _bad(request, access, exc)
+    try:
+        table = _one_of(request, "table", ("", *ms.TABLES)) if request.POST.get("table") else ""
+    except ParseError as exc:
+        return _bad(request, access, exc)
     return _run(request, access, lambda: ms.setup_game(access.campaign, _acting(request, access),
-                                                       seats, rolls))
+                                                       seats, rolls, table=table))
 
 
 @login_required
