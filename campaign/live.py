@@ -130,7 +130,7 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
         response[CHANGED_HEADER] = "1" if since and at and at > since else "0"
     response["ETag"] = etag
     response[VERSION_HEADER] = str(seq)
-    response["Cache-Control"] = "private, no-cache"
+    response["Cache-Control"] = "private, no-store"  # the page sends its version itself
     return response
 
 

@@ -67,6 +67,7 @@ def test_an_unchanged_version_is_answered_304_in_two_queries(
     with CaptureQueriesContext(connection) as queries:
         again = _version(client, campaign, etag)
     assert again.status_code == 304 and again.content == b""
+    assert again["Cache-Control"] == "private, no-store"
     # The session, then the user with the versions in one query.
     assert len(queries) == 2, [q["sql"][:80] for q in queries]
     # Another kingdom's secret leaves it unchanged; a public event changes it.
