@@ -52,15 +52,16 @@ def _colour(value: str | None, fallback: str = "#444") -> str:
 
 
 def board_svg(state: GameState | None, colours: Mapping[str, str], *, eco: bool = False,
-              title: str = "The table") -> str:
+              title: str = "The table", width: str = "100%") -> str:
     """The whole table as one ``<svg>``; ``colours`` maps a player's name to their colour
-    (``eco``: greys only, for black-and-white printing). Without a game, the empty table."""
+    (``eco``: greys only, for black-and-white printing). Without a game, the empty table.
+    ``width`` is the drawing's width (a page's style keeps it within the screen)."""
     half = TILE / 2
     parts: list[str] = []
     extent = (3 - PULL) * UNIT + half + 3
     parts.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-extent:g} {-extent:g} '
-        f'{2 * extent:g} {2 * extent:g}" width="100%" role="img" class="msboard" '
+        f'{2 * extent:g} {2 * extent:g}" width="{escape(width)}" role="img" class="msboard" '
         'font-family="sans-serif" text-anchor="middle">'
         f"<title>{escape(title)}</title>"
     )

@@ -51,6 +51,8 @@ from campaign.systems.middle_sea.rules.state import (
 )
 from campaign.systems.middle_sea.services import defender_choices
 
+# The table's width on a page, in CSS pixels: a phone shrinks it to the screen.
+BOARD_WIDTH = "560"
 PHASE_NAMES = {
     "setup": "Setting up", CONTROL: "Control phase", DOMINANCE: "Dominance phase",
     "production": "Production phase", BUILD: "Build phase", LEADER: "Leader phase",
@@ -160,7 +162,7 @@ def play_context(access: Access) -> dict[str, Any]:
     context: dict[str, Any] = {"ms": None, "ms_is_gm": access.is_gm}
     if loaded is None:
         context["ms_setup"] = setup_context(access)
-        context["ms_board"] = boardsvg.board_svg(None, {})
+        context["ms_board"] = boardsvg.board_svg(None, {}, width=BOARD_WIDTH)
         return context
     state = loaded.state
     colours = {name: k.colour for name, k in loaded.kingdoms.items()}
@@ -168,8 +170,8 @@ def play_context(access: Access) -> dict[str, Any]:
         "ms": loaded,
         "ms_state": state,
         "ms_rows": rows(loaded),
-        "ms_board": boardsvg.board_svg(state, colours, title=f"The table of "
-                                       f"{access.campaign.name}"),
+        "ms_board": boardsvg.board_svg(state, colours, width=BOARD_WIDTH,
+                                       title=f"The table of {access.campaign.name}"),
         "ms_stacks": [(suit, City(suit, stack(state, suit)[0]).label if stack(state, suit)
                        else "empty", len(stack(state, suit))) for suit in SUITS],
         "ms_clock": clock_label_of(state.round, state.phase),
