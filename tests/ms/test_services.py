@@ -101,3 +101,20 @@ def test_ms_amb_2_a_house_rule_changed_mid_game_applies_from_the_next_action(
     red = table.state().players[0]
     assert (red.leader(2).place, red.leader(2).active) == ("N-FL", False)
     assert table.state().options.move_inactivates is True
+
+
+def test_ms_round_2_notifications_know_whose_turn_it_is(table: Table) -> None:
+    """MS-ROUND-2, MS-AMB-20: the player to act, then the owner of a rebellion; nobody once
+    the game is over or before it is set up."""
+    from campaign import notifications
+    from campaign.systems.middle_sea.rules.state import Rebellion
+
+    assert notifications.whose_turn(table.campaign) == []
+    table.setup(2)
+    assert notifications.whose_turn(table.campaign) == [table.kingdoms["Red"].pk]
+    ms.end_turn(table.campaign, table.acting("Red"))
+    assert notifications.whose_turn(table.campaign) == [table.kingdoms["Blue"].pk]
+    game = Game.objects.get(campaign=table.campaign)
+    game.state = {**game.state, "rebellion": Rebellion("Red", ()).to_dict()}
+    game.save()
+    assert notifications.whose_turn(table.campaign) == [table.kingdoms["Red"].pk]
