@@ -1,6 +1,8 @@
 """Swords & Stones Grand Campaign benchmark: Title suggestions for 12 players' post-game reports,
 and the pages every phone opens (play page with the standings, campaign overview, a kingdom) of
-a 12-player campaign after 50 and after 200 games: time and queries.
+a 12-player campaign after 50 and after 200 games: time and queries. Then the game at the table:
+one turn's computation (Farm dice, upkeep and growth) for 8 kingdoms of 60 buildings each, and
+a kingdom's Stockpile page at turn 1 and turn 40.
 
 Run: `DEBUG=1 .venv/bin/python bench/sns_campaign.py [games ...]` (default: 50 200). Figures are
 printed next to a minimal view's time from the same run. Targets: suggestions for 12 reports
@@ -133,7 +135,7 @@ def setup() -> dict[str, object]:
 
 def main(sizes: list[int]) -> None:
     setup_django()
-    from django.db import connection
+    from django.db import connection, reset_queries
     from django.test import Client, override_settings
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
@@ -165,11 +167,69 @@ def main(sizes: list[int]) -> None:
             built = time.perf_counter() - start
             row = []
             for url in pages.values():
+                reset_queries()
                 with CaptureQueriesContext(connection) as ctx:
                     assert client.get(url).status_code == 200
                 queries = len(ctx.captured_queries)
                 row.append(f"{timed(lambda u=url: client.get(u), repeat=5):>12.1f} {queries:>3}")
             print(f"{games:>6} {built:>8.1f} " + " ".join(row))
+        print(f"One turn for 8 kingdoms of 60 buildings: {turn_ms():.2f} ms")
+        table_pages(Client())
+
+
+def turn_ms() -> float:
+    """One turn's harvest and compulsory phase for 8 kingdoms with 60 buildings each."""
+    from campaign.systems.swords_and_stones.rules import econ_harvest as harvest
+    from campaign.systems.swords_and_stones.rules import econ_turn as turns
+    from campaign.systems.swords_and_stones.rules import economy as eco
+
+    buildings = {"STOCKPILE": 1, "TAVERN": 8, "TOWNCENTER": 4, "TEMPLE": 6, "ARENA": 3,
+                 "COMMUNE": 8, "FARM": 30}
+    dice = [(n % 5) + 2 for n in range(30)]
+
+    def turn() -> None:
+        for k in range(8):
+            stock = eco.Stockpile(food=20 + k)
+            crops = harvest.farm_harvest(dice)
+            stock = eco.book(stock, crops.lines)
+            turns.compulsory_phase(stock, buildings)
+
+    return timed(turn, repeat=20)
+
+
+def table_pages(client: object) -> None:
+    """A kingdom's Stockpile page at turn 1 and at turn 40 of a game: time and queries."""
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from campaign.systems.swords_and_stones import services as sns
+    from campaign.systems.swords_and_stones import table
+    from campaign.systems.swords_and_stones.models import Game, Participant
+    from campaign.systems.swords_and_stones.state import load, pid
+
+    campaign = Game.objects.order_by("-number").first().campaign  # type: ignore[union-attr]
+    gm = campaign.created_by
+    st = load(campaign)
+    turn = st.kingdom(sns.next_challenger(st))
+    rival = next(k for k in st.kingdoms.values() if k.pk != turn.pk)  # type: ignore[union-attr]
+    target = next(iter(st.map.owned_by(pid(rival))))
+    game = sns.challenge(campaign, gm, turn, target, rival)  # type: ignore[arg-type]
+    sns.begin_game(campaign, gm, game)
+    url = reverse("sns:table", args=[campaign.slug, game.number, turn.pk])  # type: ignore[union-attr]
+    client.force_login(gm)  # type: ignore[attr-defined]
+    for stop in (1, 40):
+        while Participant.objects.get(game=game, kingdom=turn).table["turn"] < stop:
+            table.farm_harvest(campaign, gm, game, turn, [2, 3, 4])  # type: ignore[arg-type]
+            table.next_phase(campaign, gm, game, turn)  # type: ignore[arg-type]
+            table.compulsory(campaign, gm, game, turn, {"STOCKPILE": 1})  # type: ignore[arg-type]
+            for _ in range(3):
+                table.next_phase(campaign, gm, game, turn)  # type: ignore[arg-type]
+        reset_queries()
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200  # type: ignore[attr-defined]
+        ms = timed(lambda: client.get(url), repeat=5)  # type: ignore[attr-defined]
+        print(f"Stockpile page at turn {stop}: {ms:.1f} ms, {len(ctx.captured_queries)} queries")
 
 
 if __name__ == "__main__":

@@ -120,9 +120,10 @@ def test_a_bad_section_is_refused_with_its_path(demo: Campaign) -> None:
 
 
 def test_every_sheet_prints_on_a4_and_letter(demo: Campaign) -> None:
-    """The map, kingdom sheet, honours roll, post-game report and reference print as PDFs."""
+    """The map, kingdom sheet, game start, honours roll, post-game report, turn ledger pad
+    and reference print as PDFs."""
     access = access_for_user(demo, User.objects.get(username="alice"))
-    kingdom = demo.kingdoms.get(name="Blackwater")
+    kingdom = demo.kingdoms.get(name="Goldmarch")
     for sheet in SHEETS:
         obj = kingdom if sheet.per_object else None
         for paper in ("a4", "letter"):

@@ -34,7 +34,7 @@ from ledger.services import balances
 def clock_label(campaign: Campaign) -> str:
     if campaign.phase == PLACEMENT:
         return "Placement of the kingdoms"
-    return f"Grand Campaign, game {campaign.year} next"
+    return f"Grand Campaign, game {campaign.year}"
 
 
 def games_played(campaign: Campaign) -> dict[int, int]:

@@ -139,6 +139,55 @@ def reference_context(access: Access, obj: None, options: PrintOptions, *,
     }
 
 
+def _open_game_kingdoms(access: Access) -> list[Kingdom]:
+    """The kingdoms of the game being set up or played (the game-start sheet is theirs)."""
+    from campaign.systems.swords_and_stones.models import Game
+
+    game = (Game.objects.filter(campaign=access.campaign).exclude(status="played")
+            .order_by("-number").first())
+    if game is None:
+        return []
+    return [p.kingdom for p in game.participants.select_related("kingdom").order_by("pk")]
+
+
+def game_start_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
+                       base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """SNS-ECON-10, SNS-KING-2, SNS-CAP-2: a kingdom's start of the coming game: the bundle line
+    by line, the declared Title or crate item, the fortifications of a contested Capital."""
+    from campaign.systems.swords_and_stones.models import Game, Participant
+    from campaign.systems.swords_and_stones.stockpile import starting_stockpile
+
+    st = load(access.campaign)
+    game = (Game.objects.filter(campaign=access.campaign).exclude(status="played")
+            .order_by("-number").first())
+    part = (Participant.objects.filter(game=game, kingdom=kingdom)
+            .select_related("kingdom", "king", "declared_crate").first() if game else None)
+    stock, problem = None, ""
+    if part is not None:
+        spends = list(game.spends.filter(kingdom=kingdom).values_list("code", flat=True))
+        try:
+            stock = starting_stockpile(st, part, spends)
+        except gc.RuleViolation as exc:
+            problem = str(exc)
+    defends_capital = bool(game and game.capital_advantage and game.defender_id == kingdom.pk)
+    return {
+        **_base(access, "Game start", options, f"{kingdom.name}: start of game "
+                f"{game.number if game else ''}"),
+        "game": game, "part": part, "stock": stock, "problem": problem,
+        "title": tt.TITLE_BY_CODE.get(part.declared_title) if part and part.declared_title
+        else None,
+        "fortifications": gc.CAPITAL_FORTIFICATIONS if defends_capital else (),
+    }
+
+
+def ledger_pad_context(access: Access, obj: None, options: PrintOptions, *,
+                       base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """SNS-ECON-11, SNS-ECON-42..44: a turn ledger pad for a Stockpile kept on paper."""
+    return {**_base(access, "Turn ledger pad", options, "Turn ledger pad"),
+            "turns": range(1, 26), "resources": ("food", "wood", "stone", "iron", "gold",
+                                                 "favor")}
+
+
 def _own_kingdom(access: Access, kingdom: Kingdom) -> bool:
     return True  # a Grand Campaign keeps nothing secret: every kingdom sheet is public
 
@@ -175,4 +224,19 @@ REFERENCE = PdfSheet(
     description="Territory states, challenges, supply lines, points, Kings and Titles.",
 )
 
-SHEETS = (MAP, KINGDOM, HONOURS, REPORT, REFERENCE)
+GAME_START = PdfSheet(
+    slug="game-start", title="Game start", template=_PRINT + "game_start.html",
+    context=game_start_context, objects=_open_game_kingdoms, get=_get_kingdom,
+    label=lambda k: k.name, group="Kingdoms",
+    filename=lambda access, k: download_name(access.campaign.slug, "game-start", k.name,
+                                             f"game-{access.campaign.year}"),
+    description="The starting Stockpile line by line, the start bonus and fortifications.",
+)
+LEDGER_PAD = PdfSheet(
+    slug="ledger-pad", title="Turn ledger pad", template=_PRINT + "ledger_pad.html",
+    context=ledger_pad_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "turn-ledger-pad"),
+    description="A Stockpile kept on paper: each turn's harvest, upkeep, growth and balances.",
+)
+
+SHEETS = (MAP, KINGDOM, GAME_START, HONOURS, REPORT, LEDGER_PAD, REFERENCE)

@@ -24,9 +24,10 @@ from ledger.services import balances, post
 RESOURCES = eco.RESOURCES
 
 
-def line_of(line: eco.LedgerLine) -> PointsLine:
-    """An economy line as a ledger line (its reason is the entry's source)."""
-    return PointsLine(line.resource, line.amount, line.rule_id, line.reason)
+def line_of(line: eco.LedgerLine, prefix: str = "") -> PointsLine:
+    """An economy line as a ledger line (its reason, after ``prefix``, is the entry's
+    source)."""
+    return PointsLine(line.resource, line.amount, line.rule_id, prefix + line.reason)
 
 
 def start_declaration(st: SnsState, part: Participant) -> gc.StartDeclaration | None:
@@ -74,7 +75,7 @@ def open_tables(rec: Recorder, st: SnsState, game: Game) -> None:
         start = rules_check(lambda p=part: starting_stockpile(st, p, spends.get(p.kingdom_id, [])))
         opening = eco.opening(start, game.game_mode if game.game_mode in eco.GAME_MODES
                               else eco.STANDARD)
-        lines += [(part.kingdom, line_of(line)) for line in opening.lines]
+        lines += [(part.kingdom, line_of(line, "start: ")) for line in opening.lines]
         rec.update(part, table={
             "turn": 0 if opening.turn_zero else opening.turn, "phase": eco.HARVEST,
             "units": dict(opening.units), "operational": True,

@@ -112,7 +112,7 @@ def _book(st: _Table, user: Any, part: Participant, state: dict[str, Any],
                   data={"turn": state["turn"], "phase": state["phase"]}) as rec:
         if dice:
             rec.roll("SNS-ECON-27", dice, "table")
-        post(rec, [(part.kingdom, line_of(line)) for line in lines])
+        post(rec, [(part.kingdom, line_of(line, f"turn {state['turn']}: ")) for line in lines])
         if new_state is not None and new_state != part.table:
             rec.update(part, table=new_state)
     return summary
