@@ -249,6 +249,16 @@ def test_maps_mark_the_tiles_where_a_battle_waits(sheets_world: SheetsWorld) -> 
     marked = [label for label, body in _tiles(svg).items() if 'class="battle"' in body]
     assert marked == [world.capital.label]
     assert "Battle waiting" in [item["label"] for item in context["legend"]]
+    # A cut map's overview shows it too.
+    wide = make_campaign(world.gm, slug="wide-battle", width=24, height=16, seed=5)
+    tile = Tile.objects.get(map__campaign=wide, label="1208")
+    kingdoms = [Kingdom.objects.create(campaign=wide, name=n, colour=c)
+                for n, c in (("North", "#1f5fa8"), ("South", "#b3261e"))]
+    Battle.objects.create(campaign=wide, year=1, month=1, seq=1, tile=tile, kind="land",
+                          mode="kow", chooser=kingdoms[0], opponent=kingdoms[1])
+    overview = sheets.map_context(pdf.access_for_user(wide, world.gm), None, A4)["overview"]
+    assert [label for label, body in _tiles(overview.svg).items()
+            if 'class="battle"' in body] == ["1208"]
     Battle.objects.filter(pk=world.battle.pk).update(status=Battle.Status.RESOLVED)
     after = sheets.map_context(world.access("gm"), None, A4)
     assert 'class="battle"' not in after["pages"][0]["image"].svg
@@ -441,6 +451,14 @@ def test_units_keep_stat_lines_and_special_rules_pasted_or_typed(sheets_world: S
                                                 "Headstrong, Shield Wall")
     text = pdf_text(sheets.army_roster_pdf(world.access("other_player"), army, A4))
     assert "Sp 4 Me 3+ Ra - De 6+ Att 12 Ne 14/16 · Headstrong, Shield Wall" in text
+    # The army's page shows them too.
+    from django.urls import reverse
+
+    page = world.client("other_player").get(reverse("mk:armies:army",
+                                                     args=[world.campaign.slug, army.pk]))
+    assert page.status_code == 200
+    assert "Sp 4 Me 3+ Ra - De 6+ Att 12 Ne 14/16 · Headstrong, Shield Wall" in (
+        page.content.decode())
 
 
 def test_unit_rows_carry_the_detail_they_print() -> None:
