@@ -285,9 +285,10 @@ def test_wok_var_6_campaign_file_round_trip(game: Game) -> None:
     assert loaded.state.holding(loaded.state.capital("Blue")).culture == "Blue"
 
 
-def test_wok_tv_4_demo_is_round_six_with_a_broken_chain(db: Any) -> None:
-    """WOK-TV-4, WOK-ECON-8: the demo stops in round 6's construction step, with roads,
-    fortifications, a settlement cut off by a Malador-held link and a close race."""
+def test_wok_tv_4_demo_in_round_six_with_a_broken_chain_and_a_battle(db: Any) -> None:
+    """WOK-TV-4, WOK-ECON-8, WOK-MAL-14: the demo stops in round 6's first Battle Resolution
+    Phase with an offer of battle pending, two Marauder armies and others in the field,
+    roads, fortifications, a settlement cut off by a Malador-held link and a close race."""
     from campaign.demo import DEMO_USERS
     from campaign.systems.war_of_kings import demo
     from campaign.systems.war_of_kings.reading import standings
@@ -298,7 +299,13 @@ def test_wok_tv_4_demo_is_round_six_with_a_broken_chain(db: Any) -> None:
     campaign.refresh_from_db()
     loaded = st.load(campaign)
     state = loaded.state
-    assert (state.round, state.phase) == (6, wb.CONSTRUCTION)
+    assert (state.round, state.phase) == (6, wb.BATTLE_RESOLUTION)
+    from campaign.systems.war_of_kings.models import Battle
+
+    battle = Battle.objects.get(campaign=campaign, status="pending")
+    assert battle.attacker.name == state.active
+    assert len([a for a in state.armies if a.owner == wb.MALADOR]) == 2
+    assert len(state.armies) >= 8
     assert len(state.roads) >= 12
     assert sum(state.fort(t) for t in state.map.codes) >= 5
     cut = [line for k in state.kingdoms for line in gold_report(state, k)

@@ -3,9 +3,12 @@
 Alice (Red), Bob (Blue), Carol (Green) and Dave (Black) sit at crests 3 to 6 (the seating table's
 four-player columns, WOK-SETUP-10). Five rounds are played with fixed dice: each kingdom builds
 from its own list of wishes, sends its armies into unexplored land and explores it; in round 5
-Green's army walks into an empty territory of Black's road chain (WOK-AMB-31), which cuts a
-Black village off from the capital (WOK-ECON-8). The game stops at round 6's construction
-step, with roads, fortifications and a close race to 13 AP.
+an army walks into an empty territory of an enemy's road chain if one is in reach (WOK-AMB-31).
+In round 6 the kingdoms build, the Marauders seize a link of a kingdom's road chain (recorded
+by the GM), which cuts a settlement off from its capital (WOK-ECON-8); in the lead player's turn
+a Marauder card brings two Marauder armies there and the lead player's army attacks: the game
+waits in that Battle Resolution Phase with the offer of battle pending, armies in the field,
+roads, fortifications and a close race to 13 AP.
 """
 
 from __future__ import annotations
@@ -31,10 +34,10 @@ PLAYERS = (("alice", "Red", "#b3261e"), ("bob", "Blue", "#1f5fb4"),
 # What each kingdom builds first, in order, when it can (the rest of its gold stays in the
 # stockpile): Red fortifies, Blue trades along roads, Green spreads villages, Black builds up.
 WISHES = {
-    "Red": ("walls", "town", "fortress", "village", "road", "city", "castle"),
+    "Red": ("walls", "town", "fortress", "village", "road", "army", "city", "castle"),
     "Blue": ("village", "road", "town", "city", "walls"),
     "Green": ("village", "town", "road", "walls", "city"),
-    "Black": ("town", "village", "city", "road", "walls"),
+    "Black": ("town", "village", "army", "city", "road", "walls"),
 }
 
 # The Resource Dice of rounds 1 to 6, and the Table 9 row read for each exploration in turn.
@@ -66,19 +69,18 @@ def build(users: dict[str, User]) -> Campaign:
         _settle(campaign, gm, kingdoms)
         services.advance(campaign, gm)  # support checked
         services.advance(campaign, gm, dice=list(DICE[round_ - 1]))
-        if round_ == 6:
-            break
         _build(campaign, users, kingdoms)
+        if round_ == 6:
+            _battle_in_round_six(campaign, gm, users, _marauders_cut_a_chain(campaign, gm))
+            break
         services.advance(campaign, gm)  # construction closed, first turn
         for _turn in range(4):
             _turn_of(campaign, gm, users, kingdoms, explorations, round_)
         services.advance(campaign, gm)  # end of round
-        if round_ == 4:
-            _marauders_cut_a_chain(campaign, gm)
     return campaign
 
 
-def _marauders_cut_a_chain(campaign: Campaign, gm: User) -> None:
+def _marauders_cut_a_chain(campaign: Campaign, gm: User) -> str | None:
     """The GM records Marauders seizing an empty link of a road chain (WOK-TERR-1): the first
     territory whose loss cuts another settlement off from its capital."""
     from dataclasses import replace
@@ -97,7 +99,38 @@ def _marauders_cut_a_chain(campaign: Campaign, gm: User) -> None:
                     "primary": tile.data.get("primary", ""),
                     "secondary": tile.data.get("secondary", ""),
                     "fort": state.fort(code), "culture": culture, "malador": True})
-                return
+                return code
+    return None
+
+
+def _battle_in_round_six(campaign: Campaign, gm: User, users: dict[str, User],
+                         seized: str | None) -> None:
+    """The first turn of round 6: the Event Die draws a card; a Marauder card brings two
+    Marauder armies into the territory they seized (WOK-MAL-12); the lead player's army moves
+    where its arrival is an offer of battle; the game waits in the Battle Resolution Phase with
+    the offer pending."""
+    from campaign.systems.war_of_kings import battles
+    from campaign.systems.war_of_kings.rules.armies import move as move_rule
+
+    services.advance(campaign, gm)  # construction closed: the lead player's Event Die
+    state = _load(campaign).state
+    name = state.active or ""
+    user = users[next(u for u, n, _ in PLAYERS if n == name)]
+    battles.event_die(campaign, user, "flag", "red")
+    if seized is not None:
+        battles.place_marauders(campaign, gm, seized, 2)
+    services.advance(campaign, gm)  # movement
+    state = _load(campaign).state
+    for army in (a for a in state.armies_of(name) if a.ready):
+        for target in sorted(destinations(state, army.id)):
+            if move_rule(state, army.id, target)[1].outcome == "battle":
+                services.move(campaign, user, int(army.id[1:]), target)
+                break
+        else:
+            continue
+        break
+    services.advance(campaign, gm)  # exploration
+    services.advance(campaign, gm)  # battle resolution
 
 
 def _settle(campaign: Campaign, gm: User, kingdoms: dict[str, Kingdom]) -> None:

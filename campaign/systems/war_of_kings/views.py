@@ -118,8 +118,6 @@ def setup(request: HttpRequest, slug: str) -> HttpResponse:
                            services.SeatChoice(kingdom, capital, front)))
         if not seats:  # nobody to seat: no lead to draw either
             raise ParseError("Choose a crest position for each kingdom that plays.")
-        if not seats:  # nobody to seat: no lead to draw either
-            raise ParseError("Choose a crest position for each kingdom that plays.")
         seats.sort(key=lambda s: (s[0], s[1]))
         lead = request.POST.get("lead", "").strip()
         drawn = parse_int(lead, 1, len(seats) or 1, "lead marker") - 1 if lead else None
