@@ -150,3 +150,24 @@ def test_ms_setup_8_setup_form_refuses_bad_rolls_and_changes_nothing(table: Tabl
                              "suit_2": "moons", "roll_1": "4 1", "roll_2": "4 3"})
     assert response.status_code == 302
     assert table.state().order == ("Blue", "Red")
+
+
+def test_ms_build_2_an_explore_form_sent_twice_explores_once(table: Table) -> None:
+    """MS-BUILD-2: the same form (its one-time token) arriving twice, as a phone resends it,
+    takes one city and one payment."""
+    import re
+
+    table.setup(2)
+    for name in ("Red", "Blue"):
+        ms.end_turn(table.campaign, table.acting(name))
+    client = table.client("Red")
+    page = client.get(reverse("campaign:play", args=[table.campaign.slug])).content.decode()
+    form = page[page.index('action="/c/middle/ms/build/explore/"'):]
+    found = re.search(r'name="once" value="([0-9a-f]{32})"', form)
+    assert found is not None
+    url = reverse("ms:explore", args=[table.campaign.slug])
+    data = {"suit": "arms", "place": "N-FL", "once": found.group(1)}
+    assert client.post(url, data).status_code == 302
+    assert client.post(url, data).status_code == 302
+    red = table.state().players[0]
+    assert (len(table.state().sites), red.goods, red.gold) == (1, 4, 4)

@@ -1,11 +1,12 @@
 """The Middle Sea's actions: one POST each, from the play page's forms.
 
-A player acts for their own kingdom; a GM may act for whoever must act (the player to play, a
-defender, the owner of a rebellion, the player in 1st). Input that is not even well formed (a
-space that does not exist, letters for a number) is refused with 400; what the rules refuse
-(an illegal move, a payment the player cannot make, acting out of turn) with 409 and the rule's
-words; nothing changes either way. Success: the play page's fragment for htmx, else a redirect
-to the play page with the event's summary.
+Every form carries a one-time token (``campaign.once``): a form sent twice (a double tap, a
+phone resending) is applied once. A player acts for their own kingdom; a GM may act for
+whoever must act (the player to play, a defender, the owner of a rebellion, the player in 1st).
+Input that is not even well formed (a space that does not exist, letters for a number) is
+refused with 400; what the rules refuse (an illegal move, a payment the player cannot make,
+acting out of turn) with 409 and the rule's words; nothing changes either way. Success: the
+play page's fragment for htmx, else a redirect to the play page with the event's summary.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from campaign.access import Access, get_campaign_for
 from campaign.models import Event, Role
+from campaign.once import applies_once
 from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
 from campaign.systems.middle_sea import SLUG
@@ -102,6 +104,7 @@ def _rolls(raw: str, field: str) -> list[int]:
 
 @login_required
 @require_POST
+@applies_once
 def setup(request: HttpRequest, slug: str) -> HttpResponse:
     """MS-SETUP: seats 1-4 each name a kingdom, its suit and (optionally) its setup rolls."""
     access = _access(request, slug, Role.GM)
@@ -130,6 +133,7 @@ def setup(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def end_turn(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     return _run(request, access, lambda: ms.end_turn(access.campaign, _acting(request, access)))
@@ -137,6 +141,7 @@ def end_turn(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def settle_control(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     try:
@@ -151,6 +156,7 @@ def settle_control(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def put_down(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     try:
@@ -165,6 +171,7 @@ def put_down(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def end_rebellion(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     return _run(request, access, lambda: ms.end_rebellion(access.campaign,
@@ -173,6 +180,7 @@ def end_rebellion(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def order_dominance(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     raw = request.POST.get("order", "")
@@ -185,6 +193,7 @@ def order_dominance(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def explore(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     try:
@@ -198,6 +207,7 @@ def explore(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def road(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     raw = request.POST.get("road", "")
@@ -213,6 +223,7 @@ def road(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def port(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     try:
@@ -226,6 +237,7 @@ def port(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def exchange(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     try:
@@ -239,6 +251,7 @@ def exchange(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def change_king(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     try:
@@ -251,6 +264,7 @@ def change_king(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def activate(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     try:
@@ -263,6 +277,7 @@ def activate(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def move(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     try:
@@ -276,6 +291,7 @@ def move(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def attack(request: HttpRequest, slug: str) -> HttpResponse:
     """MS-ATK: ``attack`` is "kind:target:space" as the form lists them."""
     access = _access(request, slug)
@@ -297,6 +313,7 @@ def attack(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def defend(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug)
     try:
@@ -311,6 +328,7 @@ def defend(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def start_clock(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug, Role.GM)
     try:
@@ -323,6 +341,7 @@ def start_clock(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@applies_once
 def call_time(request: HttpRequest, slug: str) -> HttpResponse:
     access = _access(request, slug, Role.GM)
     return _run(request, access, lambda: ms.call_time(access.campaign,
