@@ -530,3 +530,21 @@ def test_undo_of_each_kind_of_action_restores_every_row(avalon: Avalon, kind: st
     assert dump() != before
     undo(avalon)
     assert dump() == before
+
+
+def test_sns_gc_9_a_new_campaign_starts_on_the_preset_map(gm: Any) -> None:
+    """SNS-GC-9, SNS-AMB-2: the preset's size and no seed give the Map of Avalon: 74 land
+    squares of the 18 map types in the sea; a seed gives a generated map; nothing is left to
+    explore either way."""
+    from campaign import services as core
+    from campaign.models import Tile
+
+    campaign = core.create_campaign(gm, name="New", slug="new", rule_system="swords-and-stones")
+    tiles = Tile.objects.filter(map__campaign=campaign)
+    assert tiles.count() == 140
+    assert tiles.exclude(terrain="sea").count() == 74
+    assert len(set(tiles.exclude(terrain="sea").values_list("terrain", flat=True))) == 18
+    assert not tiles.filter(explored=False).exists()
+    seeded = core.create_campaign(gm, name="Seeded", slug="seeded",
+                                  rule_system="swords-and-stones", width=6, height=5, seed=3)
+    assert Tile.objects.filter(map__campaign=seeded, explored=True).count() == 30

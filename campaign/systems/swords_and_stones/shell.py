@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campaign.access import Access
-from campaign.models import Campaign, Kingdom
+from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.systems.swords_and_stones import pages, services
 from campaign.systems.swords_and_stones.sheets import SHEETS  # noqa: F401
 from campaign.systems.swords_and_stones.state import CAMPAIGN, PLACEMENT, load
@@ -53,3 +53,31 @@ def overview_context(access: Access) -> dict[str, Any]:
 
 def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     return pages.kingdom_view(access, kingdom)
+
+
+def initial_tiles(game_map: Map, seed: int | None) -> list[Tile]:
+    """SNS-GC-9, SNS-AMB-2: a new campaign of the preset's size without a seed starts on the
+    preset Map of Avalon; any other size or a seed gets a generated square map of map types and
+    sea. Nothing on these maps waits to be explored."""
+    from campaign.rules import geometry, mapgen
+    from campaign.systems.swords_and_stones import SYSTEM
+    from campaign.systems.swords_and_stones.preset import PRESET_HEIGHT, PRESET_WIDTH, layout
+
+    if seed is None and (game_map.width, game_map.height) == (PRESET_WIDTH, PRESET_HEIGHT):
+        grid = geometry.SquareGrid(PRESET_WIDTH, PRESET_HEIGHT)
+        terrains = layout()
+        return [Tile(map=game_map, q=x, r=y, label=grid.label(x, y), terrain=terrains[(x, y)],
+                     explored=True) for x, y in grid.coords()]
+    style = SYSTEM.map_style
+    if seed is None:
+        grid = geometry.make_grid(game_map.kind, game_map.width, game_map.height,
+                                  game_map.orientation)
+        return [Tile(map=game_map, q=q, r=r, label=grid.label(q, r),
+                     terrain=SYSTEM.terrains[0].slug, explored=True)
+                for q, r in grid.coords()]
+    spec = mapgen.MapGenSpec(
+        kind=game_map.kind, width=game_map.width, height=game_map.height,
+        orientation=game_map.orientation, terrains=style.generator_terrains,
+        water_terrain=style.water_terrain, start_tiles=0, rivers=0, edge_features=False)
+    return [Tile(map=game_map, q=t.q, r=t.r, label=t.label, terrain=t.terrain, explored=True)
+            for t in mapgen.generate_map(spec, seed)]
