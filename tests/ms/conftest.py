@@ -66,8 +66,10 @@ class Table:
         return self.state()
 
 
-def _patch_watch_apps(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The undo and write watches of tests/ also dump and watch this system's table."""
+@pytest.fixture(autouse=True)
+def _watch_this_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The undo and write watches of tests/ also dump and watch this system's table (autouse,
+    so it comes before the watches are made)."""
     from tests import undo_watch, write_watch
 
     apps = (*write_watch.CAMPAIGN_APPS, "middle_sea")
@@ -78,8 +80,7 @@ def _patch_watch_apps(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def table(db: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Table]:
-    _patch_watch_apps(monkeypatch)
+def table(db: Any) -> Iterator[Table]:
     gm = make_user("gm")
     campaign = make_campaign_of("middle-sea", gm, slug="middle")
     players = {}

@@ -15,7 +15,7 @@ from ledger.models import LedgerEntry
 from ledger.services import balances
 from tests.ms.conftest import Table
 from tests.undo_watch import UndoWatch, undo_each_action  # noqa: F401
-from tests.write_watch import watch_writes  # noqa: F401
+from tests.write_watch import WriteWatch, watch_writes  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("watch_writes")
 
@@ -40,10 +40,12 @@ def books_match(table: Table) -> None:
 
 
 def test_ms_win_4_a_four_player_game_to_a_trade_victory_through_the_forms(
-        table: Table, undo_each_action: UndoWatch) -> None:  # noqa: F811
+        table: Table, undo_each_action: UndoWatch,  # noqa: F811
+        watch_writes: WriteWatch) -> None:  # noqa: F811
     """MS-SETUP-1..8, MS-ROUND-1..3, MS-PROD-1..4, MS-BUILD-2..6, MS-LEAD-2..4, MS-MOVE-2,
     MS-DOM-5, MS-WIN-4: Red builds a whole continent in three rounds while the others pass,
     and wins by trade when round 3 ends."""
+    assert "middle_sea_game" in watch_writes.tables
     gm = table.client("gm")
     kingdoms = table.kingdoms
     ok(gm.post(reverse("ms:setup", args=[table.campaign.slug]), {
