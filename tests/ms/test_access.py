@@ -118,6 +118,15 @@ def test_ms_board_1_the_map_and_tile_panel_show_the_table(table: Table) -> None:
     panel = client.get(reverse("campaign:tile", args=[table.campaign.slug, "E-CAP"]),
                        headers={"HX-Request": "true"}).content.decode()
     assert "Capital of Blue: king 1" in panel
+    ms.end_turn(table.campaign, table.acting("Red"))
+    for name in ("Blue", "Gold"):
+        ms.end_turn(table.campaign, table.acting(name))
+    ms.explore(table.campaign, table.acting("Red"), "suns", "N-FL")
+    ms.build_road(table.campaign, table.acting("Red"), "N-CAP", "N-FL")
+    panel = client.get(reverse("campaign:tile", args=[table.campaign.slug, "N-FL"]),
+                       headers={"HX-Request": "true"}).content.decode()
+    assert "The 1-market (suns), controlled by Red; home city" in panel
+    assert "A trade route joins it to the Capital (MS-PROD-4)" in panel
     svg = client.get(reverse("campaign:map_svg", args=[table.campaign.slug]))
     assert svg["Content-Type"] == "image/svg+xml" and svg.content.count(b'class="tile"') == 25
     assert b'data-tile="W-CAP"' in svg.content

@@ -45,6 +45,7 @@ from campaign.systems.middle_sea.rules.state import (
     get_player,
     home_cities,
     leader_at,
+    linked_to_capital,
     port_at,
     provincial_cities,
     stack,
@@ -366,6 +367,13 @@ def tile_lines(loaded: Loaded, label: str) -> list[dict[str, str]]:
                           + (f"controlled by {who}" if who else "uncontrolled")
                           + ("; home city" if who and get_player(state, who).continent ==
                              label.split("-")[0] else "; provincial city" if who else "")})
+    if who:
+        linked = linked_to_capital(state, who, label)
+        lines.append({"colour": colours.get(who, ""),
+                      "text": ("A trade route joins it to the Capital" if linked else
+                               "No trade route joins it to the Capital")
+                      + (" (MS-PROD-4)" if city.kind in ("market", "mine") else
+                         " (MS-TERM-5)")})
     governor = leader_at(state, label)
     if governor is not None:
         lines.append({"colour": colours.get(governor[0], ""),
