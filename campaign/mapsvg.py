@@ -883,7 +883,9 @@ def render_svg(
                     body.append(label_box(t.label))  # clear of the patterns and the hatching
                 body.append(f"<text{label_attr}{ink}>{label}</text>")
         if t.battle:
-            body.append(_battle_mark(lay.half_w * 0.58, -lay.half_h * 0.05, size * 0.17, eco))
+            # As large as the text at least, so it shows on a small overview too.
+            body.append(_battle_mark(lay.half_w * 0.58, -lay.half_h * 0.05,
+                                     max(size * 0.17, lay.font * 0.75), eco))
         if t.selected:
             body.append(f'<use {defs.ref("q")}/>')
         body.append(close)

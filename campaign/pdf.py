@@ -1221,9 +1221,9 @@ def draw_tiles(campaign: Campaign, loaded: Any, labels: set[str] | frozenset[str
         views = [replace(v, markers=()) for v in views]
     if highlight is not None:
         views = [replace(v, selected=v.label == highlight) for v in views]
-    if battles and markers:
+    if battles:  # on the overview too, where tokens are left out
         views = [replace(v, battle=True) if v.label in battles else v for v in views]
-    paint = _map_paint(campaign, eco, loaded, scale if show_labels or markers else None)
+    paint = _map_paint(campaign, eco, loaded, scale)
     title = f"Map of {campaign.name}"
     svg = render_svg(loaded.grid, views, size=TILE_SIZE, show_labels=show_labels,
                      title=title, **paint)
@@ -1354,7 +1354,7 @@ def _cut_marks(box: tuple[float, float, float, float],
 
 def _page_frames(frames: list[tuple[int, tuple[float, float, float, float]]],
                  scale: float) -> str:
-    """The overview's rectangles, one per map page, each numbered on a white box."""
+    """The overview's rectangles, one per map page, each numbered on a white box at its top."""
     font = 6.0 / scale
     out = [f'<g class="frames" fill="none" stroke="#000" font-size="{_n(font)}" '
            f'font-family="{SVG_FONTS}" font-weight="700">']
@@ -1364,7 +1364,8 @@ def _page_frames(frames: list[tuple[int, tuple[float, float, float, float]]],
                    f'{_n(1.5 / scale)}"/>')
     out.append('<g fill="#000">')
     for number, (x, y, w, h) in frames:
-        out.append(_label(x + w / 2, y + h / 2 + font * 0.35, str(number), font, "middle"))
+        # Near the frame's top, where it hides less of the map than in the middle.
+        out.append(_label(x + w / 2, y + font * 1.2, str(number), font, "middle"))
     out.append("</g>")
     out.append("</g>")
     return "".join(out)
@@ -1680,7 +1681,7 @@ def paper_map(campaign: Campaign, options: PrintOptions, *,
     # The overview shows where the pages are cut; its tiles are too small for labels and tokens.
     overview, ow, oh = draw_tiles(campaign, loaded, None, eco=options.eco, scale=overview_scale,
                                   overlay=_page_frames(frames, overview_scale), markers=False,
-                                  show_labels=False)
+                                  show_labels=False, battles=battles)
     legend = _legend(campaign, loaded, options.eco, scale, battles)
     keys = _kingdom_keys(loaded, options.eco, tile_units * scale)
     return PaperMap(tuple(pages), overview, (ow, oh), legend, keys, scale,
