@@ -204,3 +204,82 @@ def test_wok_turn_3_a_turn_through_the_web_forms(game: Game) -> None:
         "battle": number, "attack": "h h h h", "defense": "bb", "counter": "bbbb",
         "negation": "bb"}).status_code == 302
     assert game.loaded().state.ctrl(target) == "Red"
+
+
+def test_wok_elim_2_forfeit_mid_turn_passes_the_turn_on(game: Game) -> None:
+    """WOK-ELIM-2, WOK-AMB-20, WOK-TURN-1: Red forfeits during its own Movement Phase: its
+    territories and army become the Malador's (cultures unchanged), and play passes to Blue;
+    undo restores it."""
+    from django.urls import reverse
+
+    _to(game, wb.MOVEMENT)
+    capital = game.loaded().state.capital("Red")
+    before = dump(game.campaign)
+    response = game.client(game.players["Red"]).post(
+        reverse("wok:forfeit", args=[game.campaign.slug]))
+    assert response.status_code == 302
+    state = game.loaded().state
+    assert state.ctrl(capital) == wb.MALADOR and state.holding(capital).culture == "Red"
+    assert state.army("A1").owner == wb.MALADOR and state.army("A1").culture == "Red"
+    assert "Red" not in state.kingdoms
+    for _ in range(4):
+        services.advance(game.campaign, game.gm)
+    assert game.loaded().state.active == "Blue"
+    for _ in range(4):
+        undo_latest(game.campaign, game.gm)
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == before
+
+
+def test_wok_elim_1_a_kingdom_without_armies_or_settlements_is_out(game: Game) -> None:
+    """WOK-ELIM-1, WOK-AMB-19: at the end of the round a kingdom with no army and no settlement
+    leaves the game; its empty territories pass to the Malador."""
+    from campaign.chronicle import Recorder
+    from campaign.models import Tile
+    from campaign.systems.war_of_kings.models import Army
+
+    with Recorder(game.campaign, game.gm, "test.ruin", "Black is ruined for the test") as rec:
+        rec.delete_many(Army.objects.filter(campaign=game.campaign, owner=game.kingdoms["Black"]))
+        for tile in Tile.objects.filter(controller=game.kingdoms["Black"]).exclude(settlement=""):
+            rec.update(tile, settlement="")
+    _to(game, wb.END_OF_ROUND)
+    held = game.loaded().state.controlled("Black")
+    services.advance(game.campaign, game.gm)
+    state = game.loaded().state
+    assert "Black" not in state.kingdoms and "Black" in state.eliminated
+    assert all(state.ctrl(t) == wb.MALADOR for t in held)
+    event = game.campaign.events.order_by("-seq").first()
+    assert "WOK-ELIM-1" in event.summary
+
+
+def test_wok_support_4_the_gm_settles_for_a_kingdom(game: Game) -> None:
+    """WOK-SUPPORT-4, WOK-SUPPORT-5, WOK-TV-7: with two more Red armies in an empty territory,
+    the village covers the army in front of the capital, the capital town one army anywhere,
+    and one army is unsupported: the GM's page offers it, the check cannot close until Red
+    settles, and provisions cost 5 gold."""
+    from django.urls import reverse
+
+    from campaign.chronicle import Recorder
+    from campaign.systems.war_of_kings.models import Army
+
+    _to(game, wb.CHECK_SUPPORT)
+    state = game.loaded().state
+    empty = next(t for t in state.controlled("Red") if not state.lvl(t))
+    tiles = game.loaded().tiles
+    with Recorder(game.campaign, game.gm, "test.armies", "two armies for the test") as rec:
+        for number in (20, 21):
+            rec.create(Army(campaign=game.campaign, number=number, owner=game.kingdoms["Red"],
+                            culture=game.kingdoms["Red"], tile=tiles[empty]))
+    slug = game.campaign.slug
+    gm = game.client(game.gm)
+    page = gm.get(reverse("campaign:play", args=[slug])).content.decode()
+    assert "Red: support (WOK-SUPPORT-4)" in page and 'name="army_21"' in page
+    with pytest.raises(ServiceError, match="WOK-SUPPORT-4: Red must first"):
+        services.advance(game.campaign, game.gm)
+    gold = game.loaded().state.stock("Red").gold
+    response = gm.post(reverse("wok:settle", args=[slug]),
+                       {"kingdom": game.kingdoms["Red"].pk, "army_21": "provision"})
+    assert response.status_code == 302
+    assert game.loaded().state.stock("Red").gold == gold - 5
+    services.advance(game.campaign, game.gm)
+    assert game.loaded().state.phase == wb.RESOURCE_GENERATION

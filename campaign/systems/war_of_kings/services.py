@@ -198,6 +198,11 @@ def advance(campaign: Campaign, user: Any, dice: Sequence[str] | None = None,
             summary = (f"Construction closed; ledgers are up to date. {new.active}'s turn "
                        "begins.")
         elif phase == wb.END_OF_ROUND:
+            from campaign.systems.war_of_kings.rules.conquest import eliminate, is_eliminated
+
+            out = [k for k in state.kingdoms if is_eliminated(state, k)]
+            for name in out:
+                state = eliminate(state, name, loaded.options)
             result_state, result = turns.finish_round(state, loaded.holders, loaded.options)
             run["holders"] = st.holders_json(result.holders, loaded.by_name)
             scores = ", ".join(f"{s.kingdom} {s.total}" for s in result.scores)
@@ -216,6 +221,9 @@ def advance(campaign: Campaign, user: Any, dice: Sequence[str] | None = None,
                 summary = (f"End of round {state.round}: {scores} AP; nobody has won. Every "
                            "army is ready again (WOK-TURN-5).")
                 rule = "WOK-TURN-5"
+            if out:
+                summary += (f" {', '.join(out)} {'has' if len(out) == 1 else 'have'} no army "
+                            "and no settlement left: out of the game (WOK-ELIM-1).")
         else:
             try:
                 new = turns.advance(state)
@@ -517,4 +525,21 @@ def explore(campaign: Campaign, user: Any, territory: str, colour: str, row: int
                 # Resolution Phase; an ambush is fought the same way (WOK-AMB-9).
                 offer_battle(rec, loaded, territory, kingdom or "",
                              [int(a[1:]) for a in explorers])
+        return rec.event  # type: ignore[return-value]
+
+
+def forfeit(campaign: Campaign, user: Any, kingdom: Kingdom) -> Event:
+    """WOK-ELIM-2, WOK-AMB-20: a player gives up; every territory and army of the kingdom
+    passes to the Malador, cultures stay as printed, and it no longer scores."""
+    from campaign.systems.war_of_kings.rules.conquest import forfeit as forfeit_rule
+
+    with transaction.atomic():
+        loaded = _open(campaign)
+        name = _kingdom_name(loaded, kingdom)
+        if name not in loaded.state.kingdoms:
+            raise ServiceError(f"{name} is no longer in the game (WOK-ELIM-2).")
+        new = forfeit_rule(loaded.state, name)
+        summary = f"{name} forfeits; the Malador take over its kingdom (WOK-ELIM-2)."
+        with Recorder(loaded.campaign, user, "wok.forfeit", summary, kingdom=kingdom) as rec:
+            st.apply(rec, loaded, new, rule_id="WOK-ELIM-2", source="forfeiture")
         return rec.event  # type: ignore[return-value]

@@ -265,6 +265,15 @@ def apply(rec: Recorder, loaded: Loaded, new: wb.GameState, *, rule_id: str, sou
                 edges[there] = sorted(features | {ROAD})
                 rec.update(tile, edges=edges)
     _apply_armies(rec, loaded, new)
+    for name in (new.eliminated ^ old.eliminated) | (new.forfeited ^ old.forfeited):
+        kingdom = loaded.by_name[name]
+        data = dict(kingdom.data or {})
+        for key, names in (("eliminated", new.eliminated), ("forfeited", new.forfeited)):
+            if name in names:
+                data[key] = True
+            else:
+                data.pop(key, None)
+        rec.update(kingdom, data=data)
     diff: dict[tuple[int, str], int] = {}
     for name in set(new.stockpiles) | set(old.stockpiles):
         before, after = old.stock(name), new.stock(name)

@@ -25,4 +25,5 @@ urlpatterns = [
     path("battle/conquer/", views.conquer, name="conquer"),
     path("turn/resupply/", views.resupply, name="resupply"),
     path("marauders/", views.marauders, name="marauders"),
+    path("forfeit/", views.forfeit, name="forfeit"),
 ]

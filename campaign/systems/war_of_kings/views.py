@@ -336,6 +336,14 @@ def play_context(access: Access) -> dict[str, Any]:
     })
     if state.phase in wb.TURN_PHASES:
         context.update(turn_context(loaded, access))
+    if state.phase == wb.CHECK_SUPPORT and access.is_gm:
+        # The GM settles for any kingdom that has not (WOK-SUPPORT-4).
+        context["gm_support"] = [
+            {"kingdom": loaded.by_name[k], "unsupported": check.unsupported,
+             "choosable": [int(a[1:]) for a in check.choosable]}
+            for k in state.kingdoms
+            for check in (support(state, k),)
+            if check.unsupported and k not in run.get("settled", [])]
     me = access.kingdom if access.kingdom and access.kingdom.name in state.capitals else None
     if me is None and access.is_gm and state.active:
         me = loaded.kingdom(state.active)
@@ -543,3 +551,12 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
                      "won": b.data.get("won")})
     context["pending_battles"] = rows
     return context
+
+
+@login_required
+@require_POST
+def forfeit(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-ELIM-2: a player forfeits their own kingdom (a GM any kingdom)."""
+    access = wok_access(request, slug)
+    return _run(request, access, lambda: services.forfeit(
+        access.campaign, request.user, acting_kingdom(request, access)))

@@ -88,10 +88,9 @@ def gold_network(state: GameState, kingdom: str) -> frozenset[str]:
     return frozenset(chain_paths(state, kingdom, state.capital(kingdom)))
 
 
-def _cheapest_blocked_path(state: GameState, kingdom: str, start: str,
-                           goal: str) -> tuple[str, ...] | None:
-    """The road path from ``start`` to ``goal`` that crosses the fewest territories the kingdom
-    does not hold (a 0-1 breadth-first search), or ``None`` if no road path exists at all."""
+def _blocked_paths(state: GameState, kingdom: str, start: str) -> dict[str, str]:
+    """From ``start``, the road paths that cross the fewest territories the kingdom does not
+    hold (a 0-1 breadth-first search): for each territory reached, the one before it."""
     best: dict[str, int] = {start: 0}
     came: dict[str, str] = {}
     queue: deque[str] = deque([start])
@@ -106,12 +105,17 @@ def _cheapest_blocked_path(state: GameState, kingdom: str, start: str,
                     queue.appendleft(there)
                 else:
                     queue.append(there)
-    if goal not in best:
+    return came
+
+
+def _path_back(came: dict[str, str], start: str, goal: str) -> tuple[str, ...] | None:
+    """The path from ``goal`` back to ``start`` through ``came``, or None if never reached."""
+    if goal != start and goal not in came:
         return None
     path = [goal]
     while path[-1] != start:
         path.append(came[path[-1]])
-    return tuple(reversed(path))
+    return tuple(path)
 
 
 @dataclass(frozen=True)
@@ -132,7 +136,7 @@ class GoldLine:
 
 
 def _explain(state: GameState, kingdom: str, code: str, network: dict[str, tuple[str, ...]],
-             capital: str) -> GoldLine:
+             capital: str, blocked: dict[str, str]) -> GoldLine:
     level = state.lvl(code)
     table = GOLD_BY_LEVEL[level]
     holder = state.ctrl(code)
@@ -153,7 +157,7 @@ def _explain(state: GameState, kingdom: str, code: str, network: dict[str, tuple
         return GoldLine(code, level, table, True,
                         f"{SETTLEMENT_NAMES[level].capitalize()} in {code} pays {table} gold: "
                         f"road chain {'–'.join(chain)} to the capital (WOK-ECON-4).", chain)
-    path = _cheapest_blocked_path(state, kingdom, code, capital)
+    path = _path_back(blocked, capital, code)
     if path is None:
         return GoldLine(code, level, 0, False,
                         f"No road chain joins {code} to the capital {capital} (WOK-ECON-8).")
@@ -169,13 +173,15 @@ def gold_report(state: GameState, kingdom: str) -> tuple[GoldLine, ...]:
     settlement of its culture held by someone else, in map order."""
     capital = state.capital(kingdom)
     network = chain_paths(state, kingdom, capital)
+    # One search from the capital explains every settlement cut off (WOK-ECON-8).
+    blocked = _blocked_paths(state, kingdom, capital)
     lines = []
     for code in state.map.codes:
         holding = state.holding(code)
         if holding.level == 0:
             continue
         if holding.controller == kingdom or holding.culture == kingdom:
-            lines.append(_explain(state, kingdom, code, network, capital))
+            lines.append(_explain(state, kingdom, code, network, capital, blocked))
     return tuple(lines)
 
 

@@ -135,6 +135,17 @@ def turn_order(state: GameState) -> tuple[str, ...]:
     return tuple(k for k in ring if k in state.kingdoms)
 
 
+def _after(state: GameState, active: str | None) -> str | None:
+    """The next player of the round after ``active``, going left from the lead; a player who
+    left the game during their own turn (WOK-ELIM-2) still passes the turn on."""
+    seats = state.seats
+    lead = state.lead if state.lead in seats else seats[0]
+    start = seats.index(lead)
+    ring = seats[start:] + seats[:start]
+    here = ring.index(active) if active in ring else len(ring) - 1
+    return next((k for k in ring[here + 1:] if k in state.kingdoms), None)
+
+
 def advance(state: GameState) -> GameState:
     """WOK-TURN-1..3: the next Construction step, the next phase of the active player's turn, the
     next player's Event Die Phase, or, after the last Supply Phase, the end of the round."""
@@ -148,10 +159,9 @@ def advance(state: GameState) -> GameState:
         i = TURN_PHASES.index(state.phase)
         if i + 1 < len(TURN_PHASES):
             return replace(state, phase=TURN_PHASES[i + 1])
-        order = turn_order(state)
-        here = order.index(state.active) if state.active in order else len(order) - 1
-        if here + 1 < len(order):
-            return replace(state, phase=EVENT_DIE, active=order[here + 1])
+        following = _after(state, state.active)
+        if following is not None:
+            return replace(state, phase=EVENT_DIE, active=following)
         return replace(state, phase=END_OF_ROUND, active=None)
     raise RuleViolation("WOK-TURN-5: the round is over; run the end-of-round check.")
 
