@@ -181,3 +181,21 @@ def test_the_stockpile_page_is_its_players_and_the_gms(avalon: Avalon, game: Gam
         assert stock(avalon, avalon.red)["food"] == 3
     else:
         assert response.status_code == status and dump() == before
+
+
+def test_sns_evt_2_events_at_the_table(avalon: Avalon, game: Game) -> None:
+    """SNS-ECON-13, SNS-EVT-2, SNS-EVT-1: before turn 10 every event is Idle Villagers; at turn
+    10 a Gemstone Patch (Outcrop 14) brings 6 gold; a result that needs a choice says so and
+    books nothing."""
+    summary = table.event(avalon.campaign, avalon.gm, game, avalon.red, "outcrop", 14)
+    assert summary == ("Red, turn 1: outcrop event 14: Idle Villagers (before turn 10 every "
+                       "event is Idle Villagers) (SNS-EVT-2).")
+    assert stock(avalon, avalon.red)["gold"] == 0
+    while Participant.objects.get(game=game, kingdom=avalon.red).table["turn"] < 10:
+        to_phase(avalon, game, avalon.red, "compulsory")
+        table.compulsory(avalon.campaign, avalon.gm, game, avalon.red, {"STOCKPILE": 1})
+        to_phase(avalon, game, avalon.red, "harvest")
+    table.event(avalon.campaign, avalon.gm, game, avalon.red, "outcrop", 14)
+    assert stock(avalon, avalon.red)["gold"] == 6
+    with pytest.raises(SnsError, match=r"^SNS-EVT-2: Giant Amorphous Object needs choice"):
+        table.event(avalon.campaign, avalon.gm, game, avalon.red, "outcrop", 13)

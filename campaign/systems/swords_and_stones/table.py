@@ -30,6 +30,7 @@ from campaign.systems.swords_and_stones.rules import econ_advance as adv
 from campaign.systems.swords_and_stones.rules import econ_harvest as harvest
 from campaign.systems.swords_and_stones.rules import econ_turn as turn_rules
 from campaign.systems.swords_and_stones.rules import economy as eco
+from campaign.systems.swords_and_stones.rules import events as evt
 from campaign.systems.swords_and_stones.services import (
     _check,
     _game_for_update,
@@ -182,15 +183,64 @@ def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
             raise SnsError(f"SNS-ECON-42: {part.kingdom.name} already paid upkeep in turn "
                            f"{state['turn']}.")
         stock = stockpile_of(part.kingdom, state)
-        result = turn_rules.compulsory_phase(stock, counts, besieged=besieged)
+        mods = [turn_rules.GrowthLine(a, r, w) for a, r, w in state.get("growth_mods", [])]
+        fixed = state.get("growth_set")
+        result = turn_rules.compulsory_phase(stock, counts, besieged=besieged, modifiers=mods,
+                                             fixed=fixed, fixed_by="an event")
         rate = result.growth.rate
         new_state = {**state, "buildings": counts, "growth": rate,
                      "shortfall": result.upkeep.shortfall, "upkeep": result.upkeep.due,
-                     "compulsory_done": state["turn"]}
+                     "compulsory_done": state["turn"], "growth_mods": [],
+                     "growth_set": None}
         summary = (f"{part.kingdom.name}, turn {state['turn']}: upkeep {result.upkeep.due} food"
                    + (f", {result.upkeep.shortfall} short" if result.upkeep.shortfall else "")
                    + f"; growth {rate if rate is not None else 'unlimited'} (SNS-ECON-42..44).")
         return _book(st, user, part, state, result.upkeep.lines, summary, new_state)
+
+
+def event(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, table_name: str,
+          roll: int, sub_rolls: Sequence[int] = (), choices: Sequence[str] = ()) -> str:
+    """SNS-EVT-1..3, SNS-ECON-13: a 3d6 event rolled at the table on one of the event tables
+    (Idle Villagers before turn 10). Its ledger lines are booked; its growth changes wait for
+    this turn's compulsory phase; a result that still needs a sub-roll or a choice is refused
+    with what it needs, and one to re-roll says so."""
+    if table_name not in evt.EVENT_TABLES:
+        raise SnsError(f"SNS-EVT-1: there is no event table {table_name!r}.")
+    with transaction.atomic():
+        st, game, part, state = _at_table(campaign, game, kingdom)
+        stock = stockpile_of(part.kingdom, state)
+        faction = part.faction if part.faction in eco.FACTIONS else eco.AVALONIAN
+        context = evt.EventContext(stockpile=stock, faction=faction,
+                                   farms=int(state.get("buildings", {}).get("FARM", 0)))
+        outcome = _check(lambda: evt.resolve_event(table_name, roll, turn=int(state["turn"]),
+                                                   context=context, sub_rolls=sub_rolls,
+                                                   choices=choices))
+        if outcome.pending:
+            raise SnsError(f"SNS-EVT-2: {outcome.name} needs {outcome.pending} first.")
+        if outcome.reroll:
+            raise SnsError(f"SNS-EVT-3: {outcome.name}: roll again "
+                           f"({'; '.join(outcome.notes) or 'a re-roll result'}).")
+        _check(lambda: eco.check_operational(stock, outcome.lines, "take"))
+        new_state = dict(state)
+        mods = list(state.get("growth_mods", []))
+        mods += [[g.amount, g.rule_id, g.reason] for g in outcome.growth]
+        if mods:
+            new_state["growth_mods"] = mods
+        if outcome.growth_set is not None:
+            new_state["growth_set"] = outcome.growth_set
+        summary = (f"{part.kingdom.name}, turn {state['turn']}: {table_name} event {roll}: "
+                   f"{outcome.name}" + (f" ({'; '.join(outcome.notes)})" if outcome.notes
+                                        else "") + " (SNS-EVT-2).")
+        with Recorder(st.campaign, user, "sns.table", summary, kingdom=part.kingdom,
+                      data={"turn": state["turn"], "event": outcome.name}) as rec:
+            rec.roll(f"SNS-EVT-2 {table_name}", [roll], "table")
+            if sub_rolls:
+                rec.roll("SNS-EVT-2 sub-roll", sub_rolls, "table")
+            post(rec, [(part.kingdom, line_of(line, f"turn {state['turn']}: "))
+                       for line in outcome.lines])
+            if new_state != part.table:
+                rec.update(part, table=new_state)
+        return summary
 
 
 def train(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, code: str,
@@ -268,4 +318,5 @@ def table_view(campaign: Campaign, game: Game, kingdom: Kingdom) -> dict[str, An
                                             resource__in=RESOURCES).order_by("-pk")[:40])
     return {"part": part, "state": state, "have": have, "lines": lines,
             "typed_rules": list(TYPED_RULES.items()), "resources": RESOURCES,
+            "event_tables": list(evt.EVENT_TABLES),
             "buildings": [(code, state.get("buildings", {}).get(code, 0)) for code in BUILDINGS]}

@@ -552,6 +552,15 @@ def table_action(request: HttpRequest, slug: str, number: int, kingdom_id: int,
             types = [t for t in post.get("types", "").replace(" ", "").split(",") if t]
             act = lambda: table.train(campaign, user, game, kingdom, code,  # noqa: E731
                                       count, types)
+        elif action == "event":
+            from campaign.parsing import parse_dice
+
+            table_name = _text(request, "table", 20)
+            roll = parse_int(post.get("roll", ""), 3, 18, "roll")
+            subs = parse_dice(post.get("sub_rolls", ""), field="sub-rolls")
+            picks = [c.strip() for c in post.get("choices", "").split(",") if c.strip()]
+            act = lambda: table.event(campaign, user, game, kingdom,  # noqa: E731
+                                      table_name, roll, subs, picks)
         elif action == "next":
             act = lambda: table.next_phase(campaign, user, game, kingdom)  # noqa: E731
         elif action == "operational":
