@@ -47,6 +47,7 @@ from campaign.locking import lock_campaign
 from campaign.models import (
     CampaignNotifications,
     Event,
+    Kingdom,
     Membership,
     NotificationPreference,
     Role,
@@ -67,7 +68,11 @@ def _viewer_version(slug: str, user_id: Any) -> dict[str, Any] | None:
     every event, the public ones and their own kingdom's secret ones."""
     events = Event.objects.filter(campaign__slug=slug)
     public = events.filter(visibility=Visibility.PUBLIC)
-    own = events.filter(visibility=Visibility.KINGDOM, kingdom__player__user=OuterRef("pk"))
+    # The viewer's own secrets by their kingdom's index, so a kingdom without any costs a
+    # lookup, not a walk through the whole chronicle.
+    kingdom = Kingdom.objects.filter(campaign__slug=slug, player__user=OuterRef(OuterRef("pk")))
+    own = Event.objects.filter(kingdom=Subquery(kingdom.values("pk")[:1]),
+                               visibility=Visibility.KINGDOM)
     role = Membership.objects.filter(campaign__slug=slug, user=OuterRef("pk")).values("role")[:1]
     return (get_user_model().objects.filter(pk=user_id).annotate(
         role=Subquery(role),
