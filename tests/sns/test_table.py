@@ -199,3 +199,25 @@ def test_sns_evt_2_events_at_the_table(avalon: Avalon, game: Game) -> None:
     assert stock(avalon, avalon.red)["gold"] == 6
     with pytest.raises(SnsError, match=r"^SNS-EVT-2: Giant Amorphous Object needs choice"):
         table.event(avalon.campaign, avalon.gm, game, avalon.red, "outcrop", 13)
+
+
+def test_sns_ar_3_the_battle_calculator(avalon: Avalon, player: Any) -> None:
+    """SNS-AR-1..3, SNS-AR-6, SNS-AR-7: 6 Swords and 2 Knights (12) against a Guard Tower (3)
+    and 2 Spears (5): the attacker wins, the defender loses the game; with 8 dice the 5+ come
+    home; typing nothing for the dice asks for 8. Nothing is written."""
+    client = Client()
+    client.force_login(player)
+    url = reverse("sns:battle", args=[avalon.campaign.slug])
+    data = {"attackers": "6 SWORDS 2 KNIGHTS", "defenders": "SPEARS SPEARS",
+            "guard_towers": "1"}
+    before = dump()
+    body = client.get(url, data).content.decode()
+    assert "The attacker wins" in body and "Roll 8 dice" in body
+    assert "Attacker 12 against defence 3 plus 2 units committed: 5" in body
+    body = client.get(url, {**data, "dice": "5 6 1 2 3 4 5 6"}).content.decode()
+    assert "Home: SWORDS, SWORDS, KNIGHTS, KNIGHTS." in body
+    assert "The defender loses the game (SNS-AR-3)." in body
+    response = client.get(url, {**data, "attackers": "6 GOBLINS"})
+    assert response.status_code == 400
+    assert "GOBLINS is not a unit the battle counts (SNS-AR-6)." in response.content.decode()
+    assert dump() == before

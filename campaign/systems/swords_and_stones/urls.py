@@ -29,6 +29,7 @@ urlpatterns = [
     path("titles/", views.titles, name="titles"),
     path("crate/", views.crate, name="crate"),
     path("honours/", views.honours, name="honours"),
+    path("battle/", views.battle, name="battle"),
     path("game/<int:number>/table/<int:kingdom_id>/", views.table_page, name="table"),
     path("game/<int:number>/table/<int:kingdom_id>/<slug:action>/", views.table_action,
          name="table_action"),

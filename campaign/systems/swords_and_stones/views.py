@@ -583,3 +583,68 @@ def table_action(request: HttpRequest, slug: str, number: int, kingdom_id: int,
         return render(request, "campaign/systems/swords_and_stones/table.html#table", context)
     messages.success(request, summary)
     return redirect(target)
+
+
+def _codes(raw: str, field: str) -> list[str]:
+    """Unit codes typed as "SWORDS SWORDS KNIGHTS" or "2 SWORDS, KNIGHTS"."""
+    from campaign.systems.swords_and_stones.rules import autoresolve as ar
+
+    found: list[str] = []
+    words = raw.replace(",", " ").upper().split()
+    if len(words) > 200:
+        raise ParseError(f"“{field}”: at most 200 units.")
+    count = 1
+    for word in words:
+        if word.isascii() and word.isdigit():
+            count = parse_int(word, 1, 99, field)
+            continue
+        if word not in ar.ARMY_POINTS_TENTHS:
+            raise ParseError(f"“{field}”: {word} is not a unit the battle counts (SNS-AR-6).")
+        found += [word] * count
+        count = 1
+    return found
+
+
+@login_required
+@require_GET
+def battle(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-AR-1..7: an auto-resolved battle worked out from what the table types in: both
+    sides' scores, the defenders committed, the winner and, with the winner's dice, who comes
+    home. A calculator: it changes nothing."""
+    from campaign.parsing import parse_dice
+    from campaign.systems.swords_and_stones.rules import autoresolve as ar
+
+    access = sns_access(request, slug, Role.OBSERVER)
+    q = request.GET
+    context: dict[str, Any] = {**tabs_context(access, "play"), "q": q,
+                               "points": sorted(ar.ARMY_POINTS_TENTHS.items())}
+    if q.get("attackers"):
+        try:
+            attackers = _codes(q.get("attackers", ""), "attackers")
+            available = _codes(q.get("defenders", ""), "defenders")
+            defences = ar.Defences(
+                guard_towers=parse_int(q.get("guard_towers", "") or "0", 0, 50, "guard towers"),
+                castles=parse_int(q.get("castles", "") or "0", 0, 10, "castles"),
+                stone_wall=q.get("stone_wall") == "yes", palisade_wall=q.get("palisade") == "yes",
+                damned=q.get("defender_damned") == "yes")
+            dice = parse_dice(q.get("dice", ""), field="survival dice")
+        except ParseError as exc:
+            return refuse(request, str(exc), status=400, context=tabs_context(access, "play"))
+        damned = q.get("attacker_damned") == "yes"
+        walls = defences.stone_wall
+        try:
+            a_total = ar.attacker_total(attackers, defender_walls=walls, damned=damned)
+            commitment = ar.commit_defenders(a_total, ar.defence_score(defences), available,
+                                             damned=defences.damned)
+            won = ar.winner(a_total, commitment.total)
+            result = None
+            rolled = (commitment.units if won == ar.DEFENDER else attackers)
+            if dice:
+                result = ar.resolve_battle(attackers, defences, available, survival_dice=dice,
+                                           attacker_damned=damned, defender_walls=walls)
+        except (ValueError, gc.RuleViolation) as exc:
+            return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
+        context.update({"attacker_total": a_total, "defence": ar.defence_score(defences),
+                        "commitment": commitment, "won": won, "result": result,
+                        "dice_needed": len(rolled)})
+    return render(request, "campaign/systems/swords_and_stones/battle.html", context)
