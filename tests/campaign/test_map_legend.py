@@ -106,6 +106,7 @@ def test_settlement_shapes_default_to_the_generic_shapes_in_order() -> None:
     assert set(GENERIC_SHAPES) <= set(SETTLEMENT_SHAPES) == set(mapsvg.SHAPE_IDS)
 
 
+@pytest.mark.grid_maps  # its tiles or the generator are a grid
 def test_a_system_chooses_its_own_shapes_and_labels(busy: World, monkeypatch: Any) -> None:
     """Another system's settlement kinds, with a shape for one of them: the legend and the map
     follow it, with no name of any system's settlements built in."""
