@@ -41,8 +41,9 @@ class SystemScene:
 
 
 ROUTES = system_routes()
-# Values for URL arguments other than the campaign: a kingdom's id, a game's number.
-URL_ARGS = {"kingdom_id": "RED", "number": 1}
+# Values for URL arguments other than the campaign: a kingdom's id, a game's number, an action
+# at the table.
+URL_ARGS = {"kingdom_id": "RED", "number": 1, "action": "farm"}
 
 
 def _args(pattern: str, scene: SystemScene) -> list[Any]:
