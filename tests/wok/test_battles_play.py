@@ -283,3 +283,20 @@ def test_wok_support_4_the_gm_settles_for_a_kingdom(game: Game) -> None:
     assert game.loaded().state.stock("Red").gold == gold - 5
     services.advance(game.campaign, game.gm)
     assert game.loaded().state.phase == wb.RESOURCE_GENERATION
+
+
+def test_wok_battle_6_battle_sheet_prints_both_sides_and_the_dice(game: Game) -> None:
+    """WOK-BATTLE-6, WOK-FORT-11: the battle sheet of a pending offer lists both sides and the
+    next round's dice: 1 attacker against 2 Marauders gives the defender a purple die."""
+    _to(game, wb.MOVEMENT)
+    target = _marauders_next_to_red(game, 2)
+    services.move(game.campaign, game.gm, 1, target)
+    battle = Battle.objects.get(campaign=game.campaign)
+    client = game.client(game.players["Blue"])
+    page = client.get(f"/c/{game.campaign.slug}/print/wok-battle/{battle.pk}/")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "Purple superiority dice: attacker 0, defender 1" in text
+    pdf = client.get(f"/c/{game.campaign.slug}/print/wok-battle/{battle.pk}/pdf/?paper=letter")
+    data = b"".join(pdf.streaming_content) if pdf.streaming else pdf.content
+    assert pdf.status_code == 200 and data.startswith(b"%PDF")

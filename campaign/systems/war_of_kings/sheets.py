@@ -157,6 +157,55 @@ def reference_context(access: Access, obj: None, options: PrintOptions, *,
             "warlord": WARLORD_THRESHOLD}
 
 
+def _pending_battles(access: Access) -> list[Any]:
+    from campaign.systems.war_of_kings.models import Battle
+
+    return list(Battle.objects.filter(campaign=access.campaign, status=Battle.Status.PENDING)
+                .select_related("tile", "attacker").order_by("number"))
+
+
+def _get_battle(access: Access, pk: int) -> Any:
+    from campaign.systems.war_of_kings.models import Battle
+
+    battle = Battle.objects.filter(campaign=access.campaign, pk=pk).select_related(
+        "tile", "attacker").first()
+    if battle is None:
+        raise Http404("No such battle in this game.")
+    return battle
+
+
+def battle_context(access: Access, battle: Any, options: PrintOptions, *,
+                   base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """Both sides of an offer of battle, the dice of the next round (superiority, fortification
+    dice, militia) and the rounds fought so far, with the order of a round in our own words
+    (WOK-BATTLE-5..12, WOK-MIL-4, WOK-FORT-11)."""
+    from campaign.systems.war_of_kings.rules.battle import MILITIA, dice_for_round
+
+    loaded = st.load(access.campaign)
+    state = loaded.state
+    here = battle.tile.label
+    numbers = set(battle.data.get("attackers", []))
+    attackers = [a for a in state.armies_in(here) if int(a.id[1:]) in numbers]
+    holder = state.ctrl(here)
+    defenders = [a for a in state.armies_in(here, holder)] if holder else []
+    militia = state.lvl(here) if not defenders else 0
+    dice = None
+    if attackers and (defenders or militia):
+        dice = dice_for_round(len(attackers), len(defenders), militia, state.fort(here),
+                              options=loaded.options)
+
+    def rows(armies: list[wb.Army]) -> list[dict[str, Any]]:
+        return [{"id": a.id[1:], "owner": a.owner, "culture": a.culture, "damage": a.damage,
+                 "ready": a.ready} for a in armies]
+    return {**_base(access, "Battle sheet", options, f"Battle {battle.number} in {here}"),
+            "battle": battle, "here": here, "holder": holder or "nobody",
+            "attackers": rows(attackers), "defenders": rows(defenders),
+            "militia": MILITIA.get(militia) if militia else None,
+            "settlement": wb.SETTLEMENT_NAMES[state.lvl(here)] if state.lvl(here) else "",
+            "fort": wb.FORTIFICATION_NAMES[state.fort(here)] if state.fort(here) else "",
+            "dice": dice, "rounds": battle.data.get("rounds", [])}
+
+
 def _own_or_public(access: Access, kingdom: Kingdom) -> bool:
     """Stockpiles, ledgers and AP are public in War of Kings (WOK-TURN-7)."""
     return True
@@ -191,4 +240,13 @@ REFERENCE = PdfSheet(
     description="Phases, Resource Dice, Tables 3 and 4, achievements, with this game's options.",
 )
 
-SHEETS = [MAP, REFERENCE, LEDGER, KINGDOM]
+BATTLE = PdfSheet(
+    slug="wok-battle", title="Battle sheet", template=T + "battle.html",
+    context=battle_context, objects=_pending_battles, get=_get_battle,
+    label=lambda b: f"Battle {b.number} in {b.tile.label}", group="Battles",
+    filename=lambda access, b: download_name(access.campaign.slug, "battle", b.number),
+    description="Both sides, the next round's dice, fortification and militia, the rounds so "
+                "far, and the order of a round.",
+)
+
+SHEETS = [MAP, REFERENCE, LEDGER, KINGDOM, BATTLE]

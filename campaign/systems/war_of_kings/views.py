@@ -309,6 +309,7 @@ def play_context(access: Access) -> dict[str, Any]:
     context: dict[str, Any] = {
         "wok": loaded, "phase_label": services.clock_label(campaign),
         "phase": state.phase, "setup": not loaded.started, "over": loaded.over,
+        "phase_title": services.phase_name(state.phase),
         "colours": wb.COLOURS, "resources": wb.RESOURCES, "stock_fields": st.STOCK_FIELDS,
         "resource_names": RESOURCE_NAMES,
     }
