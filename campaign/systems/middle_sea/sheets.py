@@ -91,7 +91,10 @@ def player_context(access: Access, kingdom: Kingdom, options: PrintOptions, *,
                        + ("" if governor[1].active else " (inactive)")) if governor else "",
             "port": harbour.piers if harbour else "",
         })
+    colours = {n: k.colour for n, k in loaded.kingdoms.items()}
     context.update({
+        "board": mark_safe(boardsvg.board_svg(state, colours, eco=options.eco,
+                                              title=f"The table of {access.campaign.name}")),
         "seated": True, "player": p, "row": next(r for r in rows(loaded) if r.name == name),
         "spaces": spaces,
         "leaders": sorted(p.leaders, key=lambda item: item.value),
