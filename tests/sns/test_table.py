@@ -221,3 +221,21 @@ def test_sns_ar_3_the_battle_calculator(avalon: Avalon, player: Any) -> None:
     assert response.status_code == 400
     assert "GOBLINS is not a unit the battle counts (SNS-AR-6)." in response.content.decode()
     assert dump() == before
+
+
+def test_sns_amb_33_the_campaigns_economy_house_rules_reach_the_table(avalon: Avalon,
+                                                                     game: Game) -> None:
+    """SNS-AMB-33: with upkeep charged at the start of the advance phase the line says so (the
+    growth is the same); the economy's house rules are campaign settings."""
+    from campaign import services as core
+    from ledger.models import LedgerEntry
+
+    core.update_campaign(avalon.campaign, avalon.gm, name=avalon.campaign.name, description="",
+                         options={**avalon.campaign.options, "upkeep_when": "advance"},
+                         paper_size="a4", eco_print=False)
+    to_phase(avalon, game, avalon.red, "compulsory")
+    table.compulsory(avalon.campaign, avalon.gm, game, avalon.red,
+                     {"STOCKPILE": 1, "TAVERN": 1})
+    line = LedgerEntry.objects.filter(kingdom=avalon.red, resource="food").last()
+    assert (line.amount, line.rule_id, line.source) == (
+        -1, "SNS-ECON-42", "turn 1: upkeep (start of the advance phase)")

@@ -12,6 +12,9 @@ while it plays a game (SNS-ECON-1, the game at the table).
 from __future__ import annotations
 
 from campaign.rulesystems import Choice, MapStyle, RuleSystem, Terrain
+from campaign.systems.swords_and_stones.rules import autoresolve as ar
+from campaign.systems.swords_and_stones.rules import economy as eco
+from campaign.systems.swords_and_stones.rules import events as evt
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 
 #: The 18 map types of the Map of Avalon (SNS-MAP, SNS-GC-9) and the sea around them.
@@ -64,7 +67,11 @@ SYSTEM = RuleSystem(
         generator_terrains=tuple((t.slug, 1) for t in MAP_TYPES),
         water_terrain="sea",
     ),
-    options=gc.OPTIONS,
+    # The Grand Campaign's house rules, then the game at the table's (economy, events,
+    # auto-resolve). The map type is the game's own (``Game.map_type_played``), not the
+    # campaign's, so the economy's campaign-wide map option is left out.
+    options=(*gc.OPTIONS, *(spec for spec in eco.ECON_OPTIONS if spec.name != "map_type"),
+             *evt.EVENT_OPTIONS, *ar.AR_OPTIONS),
     rules_modules={
         "campaign": "campaign.systems.swords_and_stones.rules.grand_campaign",
         "points": "campaign.systems.swords_and_stones.rules.points",

@@ -114,3 +114,14 @@ def close_tables(rec: Recorder, st: SnsState, game: Game,
             report.setdefault("upgrades_purchased", trained)
         rec.update(part, report=report, table={**part.table, "closed": True})
     post(rec, lines)
+
+
+def econ_options(campaign: Any, game: Game | None = None) -> eco.EconOptions:
+    """SNS-MAP-*, SNS-AMB-29..41: the economy's house rules of the campaign, with the map type
+    the game is played on (when it is one with an economic effect)."""
+    names = {spec.name for spec in eco.ECON_OPTIONS}
+    data = {k: v for k, v in (campaign.options or {}).items() if k in names}
+    map_type = (game.map_type_played or "").strip().lower().replace(" ", "_") if game else ""
+    if map_type in dict(next(s for s in eco.ECON_OPTIONS if s.name == "map_type").choices):
+        data["map_type"] = map_type
+    return eco.EconOptions.from_dict(data)

@@ -17,7 +17,7 @@ and so is anything but favor while the Stockpile is not operational (SNS-ECON-4)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -39,6 +39,7 @@ from campaign.systems.swords_and_stones.services import (
 from campaign.systems.swords_and_stones.state import SnsError
 from campaign.systems.swords_and_stones.stockpile import (
     RESOURCES,
+    econ_options,
     line_of,
     stock_balances,
     stockpile_of,
@@ -186,7 +187,8 @@ def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
         mods = [turn_rules.GrowthLine(a, r, w) for a, r, w in state.get("growth_mods", [])]
         fixed = state.get("growth_set")
         result = turn_rules.compulsory_phase(stock, counts, besieged=besieged, modifiers=mods,
-                                             fixed=fixed, fixed_by="an event")
+                                             fixed=fixed, fixed_by="an event",
+                                             options=econ_options(st.campaign, game))
         rate = result.growth.rate
         new_state = {**state, "buildings": counts, "growth": rate,
                      "shortfall": result.upkeep.shortfall, "upkeep": result.upkeep.due,
@@ -212,9 +214,14 @@ def event(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, table_nam
         faction = part.faction if part.faction in eco.FACTIONS else eco.AVALONIAN
         context = evt.EventContext(stockpile=stock, faction=faction,
                                    farms=int(state.get("buildings", {}).get("FARM", 0)))
+        names = {spec.name for spec in evt.EVENT_OPTIONS}
+        options = evt.EventOptions.from_dict({k: v for k, v in st.campaign.options.items()
+                                              if k in names})
+        context = replace(context, ice_lands=econ_options(st.campaign, game).map_type
+                          == "ice_lands")
         outcome = _check(lambda: evt.resolve_event(table_name, roll, turn=int(state["turn"]),
                                                    context=context, sub_rolls=sub_rolls,
-                                                   choices=choices))
+                                                   choices=choices, options=options))
         if outcome.pending:
             raise SnsError(f"SNS-EVT-2: {outcome.name} needs {outcome.pending} first.")
         if outcome.reroll:

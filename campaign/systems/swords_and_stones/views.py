@@ -632,16 +632,21 @@ def battle(request: HttpRequest, slug: str) -> HttpResponse:
             return refuse(request, str(exc), status=400, context=tabs_context(access, "play"))
         damned = q.get("attacker_damned") == "yes"
         walls = defences.stone_wall
+        names = {spec.name for spec in ar.AR_OPTIONS}
+        options = ar.AROptions.from_dict({k: v for k, v in access.campaign.options.items()
+                                          if k in names})
         try:
-            a_total = ar.attacker_total(attackers, defender_walls=walls, damned=damned)
+            a_total = ar.attacker_total(attackers, defender_walls=walls, damned=damned,
+                                        options=options)
             commitment = ar.commit_defenders(a_total, ar.defence_score(defences), available,
                                              damned=defences.damned)
-            won = ar.winner(a_total, commitment.total)
+            won = ar.winner(a_total, commitment.total, options)
             result = None
             rolled = (commitment.units if won == ar.DEFENDER else attackers)
             if dice:
                 result = ar.resolve_battle(attackers, defences, available, survival_dice=dice,
-                                           attacker_damned=damned, defender_walls=walls)
+                                           attacker_damned=damned, defender_walls=walls,
+                                           options=options)
         except (ValueError, gc.RuleViolation) as exc:
             return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
         context.update({"attacker_total": a_total, "defence": ar.defence_score(defences),
