@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def test_demo_ledgers_fit_one_page_and_sheets_use_only_our_fonts() -> None:
     from campaign.demo import load_demo
 
-    load_demo()
+    load_demo("mighty-kingdoms")
     gm = User.objects.get(username="gm")
     ours = _our_fonts()
     ledgers: list[bytes] = []
