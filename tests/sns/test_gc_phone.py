@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from campaign.systems.swords_and_stones import services as sns
 from campaign.systems.swords_and_stones.models import Spend
 from tests.phone import fits_a_phone, log_in, on_a_phone, shot
 from tests.sns.conftest import Avalon, at
@@ -16,9 +17,11 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_sns_vp_empire_bought_on_a_phone(live_server: Any, avalon: Avalon) -> None:
-    """SNS-PTS-3, SNS-VP-EMPIRE, SNS-GC-5: Red's player spends the point won in game 1."""
+    """SNS-PTS-3, SNS-VP-EMPIRE, SNS-GC-5, SNS-ECON-11: Red's player spends the point won in
+    game 1 and, in game 2, moves its Stockpile on to the compulsory phase."""
     avalon.play(avalon.red, at(2, 2), avalon.blue, "win")
     base = live_server.url
+    stockpile = f"{base}/c/{avalon.campaign.slug}/sns/game/2/table/{avalon.red.pk}/"
     play = f"{base}/c/{avalon.campaign.slug}/play/"
     seen: dict[str, str] = {}
 
@@ -43,6 +46,7 @@ def test_sns_vp_empire_bought_on_a_phone(live_server: Any, avalon: Avalon) -> No
         gm_page.goto(play)
         fits_a_phone(gm_page)
         gm.close()
+
         wide = context.browser.new_context(viewport={"width": 1280, "height": 900})
         desk = wide.new_page()
         log_in(desk, base, "player")
@@ -55,3 +59,19 @@ def test_sns_vp_empire_bought_on_a_phone(live_server: Any, avalon: Avalon) -> No
     on_a_phone(script)
     assert "Empires Advantage" in seen["after"]
     assert Spend.objects.get().code == "EMPIRE"
+    second = sns.challenge(avalon.campaign, avalon.gm, avalon.blue, at(3, 3), avalon.red)
+    sns.begin_game(avalon.campaign, avalon.gm, second)
+    assert Spend.objects.get().game == second
+
+    def at_the_table(context: Any) -> None:
+        page = context.new_page()
+        log_in(page, base, "player")
+        page.goto(stockpile)
+        page.get_by_role("heading", name="Red: game 2, turn 1, harvest").wait_for()
+        fits_a_phone(page)
+        page.get_by_role("button", name="Next phase").tap()
+        page.get_by_role("heading", name="Red: game 2, turn 1, compulsory").wait_for()
+        fits_a_phone(page)
+        shot(page, "sns-05-stockpile-phone")
+
+    on_a_phone(at_the_table)

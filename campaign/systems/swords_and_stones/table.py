@@ -31,6 +31,7 @@ from campaign.systems.swords_and_stones.rules import econ_harvest as harvest
 from campaign.systems.swords_and_stones.rules import econ_turn as turn_rules
 from campaign.systems.swords_and_stones.rules import economy as eco
 from campaign.systems.swords_and_stones.rules import events as evt
+from campaign.systems.swords_and_stones.rules.catalogue import DEFAULT_CATALOGUE
 from campaign.systems.swords_and_stones.services import (
     _check,
     _game_for_update,
@@ -326,4 +327,5 @@ def table_view(campaign: Campaign, game: Game, kingdom: Kingdom) -> dict[str, An
     return {"part": part, "state": state, "have": have, "lines": lines,
             "typed_rules": list(TYPED_RULES.items()), "resources": RESOURCES,
             "event_tables": list(evt.EVENT_TABLES),
-            "buildings": [(code, state.get("buildings", {}).get(code, 0)) for code in BUILDINGS]}
+            "buildings": [(code, DEFAULT_CATALOGUE.building(code).name,
+                           state.get("buildings", {}).get(code, 0)) for code in BUILDINGS]}
