@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 from typing import Any
 
 from campaign.chronicle import Recorder
@@ -143,6 +144,7 @@ def army_id(number: int) -> str:
 def load(campaign: Campaign, *, lock: bool = False) -> Loaded:
     """The campaign's board as a ``GameState``; with ``lock`` every row a write may change is
     locked first, in the documented order (campaign, kingdoms by id, tiles, armies)."""
+    tile_rows: list[Any]
     if lock:
         campaign = lock_campaign(campaign)
         kingdom_rows = sorted(lock_kingdoms(campaign).values(),
@@ -155,8 +157,9 @@ def load(campaign: Campaign, *, lock: bool = False) -> Loaded:
     else:
         kingdom_rows = list(Kingdom.objects.filter(campaign=campaign)
                             .order_by("order_position", "pk"))
-        tile_rows = list(Tile.objects.filter(map__campaign=campaign).only(*_TILE_FIELDS)
-                         .order_by("pk"))
+        # A read needs no model instances: plain rows are several times quicker to make.
+        tile_rows = [SimpleNamespace(pk=row["id"], **row) for row in Tile.objects.filter(
+            map__campaign=campaign).order_by("pk").values(*_TILE_FIELDS)]
         army_rows = list(Army.objects.filter(campaign=campaign).order_by("pk"))
     kingdoms = {k.pk: k for k in kingdom_rows}
     by_name = {k.name: k for k in kingdom_rows}

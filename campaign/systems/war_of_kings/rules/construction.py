@@ -111,9 +111,18 @@ def piece_cap(level: int, options: Options) -> int | None:
 
 
 def pieces_in_use(state: GameState, culture: str, level: int) -> int:
-    """Settlements of ``culture`` and ``level`` on the board, whoever controls them."""
-    return sum(1 for code in state.map.codes
-               if state.lvl(code) == level and state.holding(code).culture == culture)
+    """Settlements of ``culture`` and ``level`` on the board, whoever controls them (counted
+    once per state)."""
+    key = ("pieces",)
+    if key not in state.memo:
+        counts: dict[tuple[str | None, int], int] = {}
+        for code in state.map.codes:
+            holding = state.holding(code)
+            if holding.level:
+                counts[(holding.culture, holding.level)] = counts.get(
+                    (holding.culture, holding.level), 0) + 1
+        state.memo[key] = counts
+    return state.memo[key].get((culture, level), 0)  # type: ignore[attr-defined]
 
 
 def _check_piece(state: GameState, culture: str, level: int, options: Options) -> None:
