@@ -265,11 +265,13 @@ def test_wok_support_4_the_gm_settles_for_a_kingdom(game: Game) -> None:
     _to(game, wb.CHECK_SUPPORT)
     state = game.loaded().state
     empty = next(t for t in state.controlled("Red") if not state.lvl(t))
-    tiles = game.loaded().tiles
+    from campaign.models import Tile
+
+    tile = Tile.objects.get(map__campaign=game.campaign, label=empty)
     with Recorder(game.campaign, game.gm, "test.armies", "two armies for the test") as rec:
         for number in (20, 21):
             rec.create(Army(campaign=game.campaign, number=number, owner=game.kingdoms["Red"],
-                            culture=game.kingdoms["Red"], tile=tiles[empty]))
+                            culture=game.kingdoms["Red"], tile=tile))
     slug = game.campaign.slug
     gm = game.client(game.gm)
     page = gm.get(reverse("campaign:play", args=[slug])).content.decode()
