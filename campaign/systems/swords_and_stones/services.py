@@ -261,7 +261,8 @@ def _game_for_update(campaign: Campaign, game: Game) -> Game:
 
 
 def _participant(game: Game, kingdom: Kingdom) -> Participant:
-    row = (Participant.objects.select_for_update().filter(game=game, kingdom=kingdom)
+    # Lock the participant alone: PostgreSQL cannot lock the nullable side of an outer join.
+    row = (Participant.objects.select_for_update(of=("self",)).filter(game=game, kingdom=kingdom)
            .select_related("king", "declared_crate").first())
     if row is None:
         raise SnsError(f"{kingdom.name} does not play game {game.number}.")

@@ -65,8 +65,10 @@ def open_tables(rec: Recorder, st: SnsState, game: Game) -> None:
     """SNS-ECON-5, SNS-ECON-10, SNS-VP-FRONTLINE: every kingdom of the game opens its Stockpile
     with the start its campaign brings, line by line, at turn 1 (turn 0 with Front line
     Advantage)."""
-    parts = list(game.participants.select_for_update().select_related("kingdom", "king",
-                                                                       "declared_crate"))
+    # Only the participants' rows are locked ("self"): PostgreSQL cannot lock the nullable side
+    # of the outer joins that bring the King and the declared crate item.
+    parts = list(game.participants.select_for_update(of=("self",))
+                 .select_related("kingdom", "king", "declared_crate"))
     spends: dict[int, list[str]] = {}
     for kingdom_id, code in Spend.objects.filter(game=game).values_list("kingdom_id", "code"):
         spends.setdefault(kingdom_id, []).append(code)
