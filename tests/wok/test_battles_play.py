@@ -302,3 +302,58 @@ def test_wok_battle_6_battle_sheet_prints_both_sides_and_the_dice(game: Game) ->
     pdf = client.get(f"/c/{game.campaign.slug}/print/wok-battle/{battle.pk}/pdf/?paper=letter")
     data = b"".join(pdf.streaming_content) if pdf.streaming else pdf.content
     assert pdf.status_code == 200 and data.startswith(b"%PDF")
+
+
+def test_wok_mal_9_the_left_hand_player_withdraws_for_the_malador(game: Game) -> None:
+    """WOK-MAL-9, WOK-BATTLE-2, WOK-BATTLE-4, WOK-BATTLE-14: in Red's battle the player to
+    Red's left (Blue) decides for the Marauders: Green may not withdraw them, Blue may; with
+    every defender gone Red takes the territory without a fight."""
+    from django.urls import reverse
+
+    from campaign.chronicle import Recorder
+    from campaign.systems.war_of_kings.models import Army
+
+    _to(game, wb.MOVEMENT)
+    target = _marauders_next_to_red(game)
+    state = game.loaded().state
+    marauder = state.armies_in(target, wb.MALADOR)[0]
+    with Recorder(game.campaign, game.gm, "test.ready", "ready for the test") as rec:
+        rec.update(Army.objects.get(campaign=game.campaign, number=int(marauder.id[1:])),
+                   ready=True)
+    services.move(game.campaign, game.gm, 1, target)
+    _to(game, wb.BATTLE_RESOLUTION)
+    number = Battle.objects.get(campaign=game.campaign).number
+    retreat = sorted(t for t in state.map.neighbours(target)
+                     if state.ctrl(t) is None and state.map.territory(t).playable)[0]
+    url = reverse("wok:withdraw", args=[game.campaign.slug])
+    data = {"battle": number, "army": marauder.id[1:], "to": retreat}
+    # No Malador territory borders it yet: nowhere to withdraw to (WOK-BATTLE-2).
+    nowhere = game.client(game.players["Blue"]).post(url, data)
+    assert nowhere.status_code == 409 and "WOK-BATTLE-2" in nowhere.content.decode()
+    services.edit_territory(game.campaign, game.gm, retreat, {"malador": True})
+    refused = game.client(game.players["Green"]).post(url, data)
+    assert refused.status_code == 409 and "Blue decides" in refused.content.decode()
+    assert game.client(game.players["Blue"]).post(url, data).status_code == 302
+    state = game.loaded().state
+    assert state.ctrl(target) == "Red" and state.army(marauder.id).territory == retreat
+    assert not state.army(marauder.id).ready
+
+
+def test_wok_amb_8_explorers_may_pull_back_before_any_round(game: Game) -> None:
+    """WOK-AMB-8: explorers who find a walled Maladorian village with two Marauder armies may
+    withdraw at once, unready, to where they came from; the territory stays the Malador's."""
+    _to(game, wb.MOVEMENT)
+    state = game.loaded().state
+    start = state.army("A1").territory
+    target = sorted(t for t in state.map.neighbours(start)
+                    if state.ctrl(t) is None and state.map.territory(t).playable)[0]
+    services.move(game.campaign, game.gm, 1, target)
+    _to(game, wb.EXPLORATION)
+    services.explore(game.campaign, game.gm, target, "red", 1)
+    state = game.loaded().state
+    assert state.fort(target) == wb.WALLS and len(state.armies_in(target, wb.MALADOR)) == 2
+    number = Battle.objects.get(campaign=game.campaign).number
+    battles.withdraw(game.campaign, game.gm, number, 1, acting="Red")
+    state = game.loaded().state
+    assert state.army("A1").territory == start and not state.army("A1").ready
+    assert state.ctrl(target) == wb.MALADOR

@@ -330,3 +330,16 @@ def test_wok_ledger_4_sheets_print(game: Game, paper: str) -> None:
         assert response["Content-Type"] == "application/pdf"
         assert b"".join(response.streaming_content if response.streaming else
                         [response.content]).startswith(b"%PDF")
+
+
+def test_wok_board_4_editing_one_detail_keeps_the_others(game: Game) -> None:
+    """WOK-BOARD-4, WOK-TERR-1: marking a territory as the Malador's keeps its emblem
+    resources, fortification and settlement culture."""
+    capital = game.loaded().state.capital("Red")
+    before = game.loaded().state.map.territory(capital)
+    services.edit_territory(game.campaign, game.gm, capital, {"malador": True})
+    state = game.loaded().state
+    terr = state.map.territory(capital)
+    assert (terr.primary, terr.secondary) == (before.primary, before.secondary) == (
+        "cattle", "timber")
+    assert state.ctrl(capital) == wb.MALADOR and state.holding(capital).culture == "Red"

@@ -172,11 +172,15 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
         return rec.event  # type: ignore[return-value]
 
 
-def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = "") -> Event:
+def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = "",
+             acting: str | None = None) -> Event:
     """WOK-BATTLE-2, WOK-BATTLE-4, WOK-BATTLE-11: a defending army withdraws to a neighbouring
     territory of its side (ready armies only); or, after a round with both sides standing, the
     attacker pulls every remaining army back where it came from. If every defending army has
-    gone, the attacker takes the territory without a militia."""
+    gone, the attacker takes the territory without a militia. ``acting`` is the player's
+    kingdom (None for a GM): the attacker decides for its armies, a defender for its own, and
+    the player to the active player's left for the Malador (WOK-MAL-9, WOK-BATTLE-14). Armies
+    that explored into Malador forces may pull back before any round (WOK-AMB-8)."""
     with transaction.atomic():
         loaded = _open(campaign)
         battle = _battle(loaded, number)
@@ -186,9 +190,25 @@ def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = ""
         ident = st.army_id(army)
         data = dict(battle.data)
         status = battle.status
+        if ident not in attackers and ident not in {a.id for a in state.armies_in(here)}:
+            raise ServiceError(f"Army {army} is not in battle {number}.")
+        side = state.army(ident).owner
+        if acting is not None:
+            decider = side
+            if side == wb.MALADOR:
+                try:
+                    decider = conquest.malador_decider(state)
+                except wb.RuleViolation as exc:
+                    raise _refuse(exc) from None
+            if acting != decider:
+                raise ServiceError(f"WOK-BATTLE-2: {decider} decides for army {army}"
+                                   + (" (the player to the active player's left runs the "
+                                      "Malador, WOK-MAL-9)." if side == wb.MALADOR else "."))
         try:
             if ident in attackers:
-                if not data.get("rounds") or data["rounds"][-1]["outcome"] != "continue":
+                fought = bool(data.get("rounds"))
+                if not (fought and data["rounds"][-1]["outcome"] == "continue") and not (
+                        data.get("explored") and not fought):
                     raise ServiceError("WOK-BATTLE-1: the attacker is committed to at least one "
                                        "round before withdrawing (FAQ 6).")
                 new = attacker_withdraw(state, attackers)

@@ -93,12 +93,7 @@ def _marauders_cut_a_chain(campaign: Campaign, gm: User) -> str | None:
                 continue
             seized = state.with_holding(code, replace(state.holding(code), controller=wb.MALADOR))
             if gold_generation(seized, name) < gold - GOLD_BY_LEVEL[state.lvl(code)]:
-                tile = _load(campaign).tiles[code]
-                culture = (tile.data or {}).get("culture")
-                services.edit_territory(campaign, gm, code, {
-                    "primary": tile.data.get("primary", ""),
-                    "secondary": tile.data.get("secondary", ""),
-                    "fort": state.fort(code), "culture": culture, "malador": True})
+                services.edit_territory(campaign, gm, code, {"malador": True})
                 return code
     return None
 

@@ -370,6 +370,10 @@ def edit_territory(campaign: Campaign, user: Any, label: str, values: Mapping[st
         if tile is None:
             raise ServiceError(f"There is no territory {label} on this board.")
         data = dict(tile.data or {})
+        # Keys left out of ``values`` keep what the territory has.
+        values = {"primary": data.get("primary", ""), "secondary": data.get("secondary", ""),
+                  "fort": data.get("fort", 0), "culture": data.get("culture"),
+                  "malador": bool(data.get("malador")), **values}
         for key in ("primary", "secondary"):
             value = values.get(key, "")
             if value and value not in wb.RESOURCES:
@@ -468,7 +472,7 @@ def move(campaign: Campaign, user: Any, number: int, to: str, forced_march: bool
 
 
 def offer_battle(rec: Recorder, loaded: st.Loaded, territory: str, attacker: str,
-                 numbers: Sequence[int]) -> None:
+                 numbers: Sequence[int], explored: bool = False) -> None:
     """WOK-BATTLE-1, WOK-MOVE-6: armies arriving in one territory join one offer of battle,
     resolved in the Battle Resolution Phase."""
     from campaign.systems.war_of_kings.models import Battle
@@ -480,7 +484,8 @@ def offer_battle(rec: Recorder, loaded: st.Loaded, territory: str, attacker: str
                   .values_list("number", flat=True).first() or 0) + 1
         rec.create(Battle(campaign=loaded.campaign, number=number, tile=loaded.tiles[territory],
                           attacker=loaded.kingdom(attacker), round=loaded.state.round,
-                          data={"attackers": list(numbers)}))
+                          data={"attackers": list(numbers),
+                                **({"explored": True} if explored else {})}))
     else:
         rec.update(pending, data={**pending.data, "attackers": [
             *pending.data.get("attackers", []), *numbers]})
@@ -524,7 +529,7 @@ def explore(campaign: Campaign, user: Any, territory: str, colour: str, row: int
                 # WOK-AMB-8: the explorers offer battle (or withdraw from it) in the Battle
                 # Resolution Phase; an ambush is fought the same way (WOK-AMB-9).
                 offer_battle(rec, loaded, territory, kingdom or "",
-                             [int(a[1:]) for a in explorers])
+                             [int(a[1:]) for a in explorers], explored=True)
         return rec.event  # type: ignore[return-value]
 
 

@@ -474,9 +474,12 @@ def fight(request: HttpRequest, slug: str) -> HttpResponse:
 def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
     """WOK-BATTLE-2, WOK-BATTLE-11: a defending army withdraws, or the attackers pull back."""
     access = wok_access(request, slug)
+    if not access.is_gm and access.kingdom is None:
+        raise PermissionDenied("You have no kingdom in this campaign.")
+    acting = None if access.is_gm else access.kingdom.name  # type: ignore[union-attr]
     return _run(request, access, lambda: battles.withdraw(
         access.campaign, request.user, _number(request, "battle"), _number(request, "army"),
-        _text(request, "to")))
+        _text(request, "to"), acting))
 
 
 @login_required
@@ -549,7 +552,7 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
                                    for a in state.armies_in(here, holder)] if holder else [],
                      "militia": state.lvl(here) and not state.armies_in(here, holder),
                      "last": (b.data.get("rounds") or [{}])[-1].get("outcome"),
-                     "won": b.data.get("won")})
+                     "won": b.data.get("won"), "explored": b.data.get("explored")})
     context["pending_battles"] = rows
     return context
 
