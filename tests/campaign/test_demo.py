@@ -106,7 +106,8 @@ def _small_campaign(slug: str, system: str) -> Callable[[dict[str, User]], Campa
 @pytest.fixture
 def two_systems(monkeypatch: Any) -> Iterator[None]:
     """Mighty Kingdoms with one small demo campaign in place of its two (they take seconds to
-    play), and a second system registered as ``CHECK`` whose demo has two small campaigns."""
+    play), and a second system registered as ``CHECK`` whose demo has two small campaigns; no
+    other system is registered meanwhile."""
     from campaign import rulesystems
     from campaign.demo import DemoCampaign
     from campaign.systems.mighty_kingdoms import demo as mk_demo
@@ -122,10 +123,19 @@ def two_systems(monkeypatch: Any) -> Iterator[None]:
         DemoCampaign("check-two", _small_campaign("check-two", CHECK)),
     )
     monkeypatch.setitem(sys.modules, "hexkeep_demo_check", module)
-    monkeypatch.setitem(rulesystems.REGISTRY, CHECK, "hexkeep_demo_check:SYSTEM")
+    # Only these two systems, whatever else is registered: the dict is shared, so it is
+    # changed in place, and put back as it was, in its order, after the test.
+    saved = dict(rulesystems.REGISTRY)
+    rulesystems.REGISTRY.clear()
+    rulesystems.REGISTRY.update({"mighty-kingdoms": saved["mighty-kingdoms"],
+                                 CHECK: "hexkeep_demo_check:SYSTEM"})
     rulesystems.get_system.cache_clear()
-    yield
-    rulesystems.get_system.cache_clear()
+    try:
+        yield
+    finally:
+        rulesystems.REGISTRY.clear()
+        rulesystems.REGISTRY.update(saved)
+        rulesystems.get_system.cache_clear()
 
 
 def _load(*args: str) -> str:
