@@ -77,7 +77,7 @@ def game(db: Any) -> Game:
 def dump(campaign: Campaign) -> dict[str, Any]:
     """Every row of a campaign that War of Kings actions change, in key order."""
     from campaign.models import Event, Tile
-    from campaign.systems.war_of_kings.models import Army, Battle
+    from campaign.systems.war_of_kings.models import Army, Battle, Card
 
     campaign = Campaign.objects.get(pk=campaign.pk)
     return {
@@ -86,6 +86,7 @@ def dump(campaign: Campaign) -> dict[str, Any]:
         "tiles": list(Tile.objects.filter(map__campaign=campaign).order_by("pk").values()),
         "armies": list(Army.objects.filter(campaign=campaign).order_by("pk").values()),
         "battles": list(Battle.objects.filter(campaign=campaign).order_by("pk").values()),
+        "cards": list(Card.objects.filter(campaign=campaign).order_by("pk").values()),
         "entries": list(LedgerEntry.objects.filter(campaign=campaign).order_by("pk").values()),
         "balances": list(Balance.objects.filter(kingdom__campaign=campaign).order_by("pk")
                          .values()),

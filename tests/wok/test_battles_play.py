@@ -357,3 +357,45 @@ def test_wok_amb_8_explorers_may_pull_back_before_any_round(game: Game) -> None:
     state = game.loaded().state
     assert state.army("A1").territory == start and not state.army("A1").ready
     assert state.ctrl(target) == wb.MALADOR
+
+
+def test_wok_event_4_hands_are_secret_and_cards_trade(game: Game) -> None:
+    """WOK-EVENT-4, WOK-EVENT-5, WOK-VAR-3, WOK-AMB-26, WOK-V06-14: Red writes a drawn card into
+    its hand by name; Blue sees neither the card on the play page nor the chronicle entry; Red
+    hands it to Blue (v1.01 allows trading), Blue plays it for all to read; under the v0.6
+    numbers trading is refused. Each step is undone exactly."""
+    from django.urls import reverse
+
+    from campaign.systems.war_of_kings.models import Card
+
+    slug = game.campaign.slug
+    red, blue = game.client(game.players["Red"]), game.client(game.players["Blue"])
+    url = reverse("wok:card", args=[slug])
+    before = dump(game.campaign)
+    assert red.post(url, {"do": "take", "name": "Shield Wall",
+                          "effect": "+1 defender die this round"}).status_code == 302
+    play = reverse("campaign:play", args=[slug])
+    chronicle = reverse("campaign:chronicle", args=[slug])
+    assert "Shield Wall" in red.get(play).content.decode()
+    assert "Shield Wall" not in blue.get(play).content.decode()
+    assert "Shield Wall" not in blue.get(chronicle).content.decode()
+    assert "Shield Wall" in red.get(chronicle).content.decode()
+    card = Card.objects.get(campaign=game.campaign)
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == before
+    red.post(url, {"do": "take", "name": "Shield Wall", "effect": "+1 defender die"})
+    card = Card.objects.get(campaign=game.campaign)
+    assert red.post(url, {"do": "give", "card": card.pk,
+                          "to": game.kingdoms["Blue"].pk}).status_code == 302
+    assert blue.post(url, {"do": "play", "card": card.pk}).status_code == 302
+    card.refresh_from_db()
+    assert card.holder == game.kingdoms["Blue"] and card.played_round == 1
+    assert "Blue plays Shield Wall: +1 defender die" in game.client(
+        game.players["Green"]).get(chronicle).content.decode()
+    services.use_v06(game.campaign, game.gm)
+    red.post(url, {"do": "take", "name": "Forced March"})
+    second = Card.objects.get(campaign=game.campaign, name="Forced March")
+    refused = red.post(url, {"do": "give", "card": second.pk, "to": game.kingdoms["Blue"].pk})
+    assert refused.status_code == 409 and "WOK-V06-14" in refused.content.decode()
+    stolen = blue.post(url, {"do": "play", "card": second.pk})
+    assert stolen.status_code == 409

@@ -268,13 +268,18 @@ def test_wok_ledger_1_play_page_queries_do_not_grow_with_the_board(db: Any) -> N
 # --- campaign file, demo, sheets ---------------------------------------------------------------
 
 def test_wok_var_6_campaign_file_round_trip(game: Game) -> None:
-    """WOK-VAR-6: a game in progress exports and imports back to the same document, its armies,
-    cultures, holders and lead included."""
+    """WOK-VAR-6, WOK-EVENT-4: a game in progress exports and imports back to the same
+    document, its armies, cultures, cards in hand, holders and lead included."""
+    from campaign.systems.war_of_kings import battles
     from tests.campaign.conftest import as_imported, without_import_event
 
+    battles.take_card(game.campaign, game.gm, game.kingdoms["Blue"], "Shield Wall", "+1 die")
     _to(game, wb.MOVEMENT)
     services.move(game.campaign, game.gm, *_first_move(game))
     first = transfer.export_campaign(game.campaign)
+    assert first["campaign"]["systems"]["war-of-kings"]["cards"] == [
+        {"holder": "Blue", "name": "Shield Wall", "effect": "+1 die", "drawn_round": 1,
+         "played_round": None}]
     copy_ = transfer.import_campaign(json.loads(transfer.dumps(first)), game.gm, slug="wok-copy")
     second = transfer.export_campaign(Campaign.objects.get(pk=copy_.pk))
     assert without_import_event(second, game.gm.username) == as_imported(first,

@@ -347,3 +347,57 @@ def place_marauders(campaign: Campaign, user: Any, territory: str, count: int) -
         with Recorder(loaded.campaign, user, "wok.marauders", summary) as rec:
             st.apply(rec, loaded, new, rule_id="WOK-MAL-12", source=summary[:120])
         return rec.event  # type: ignore[return-value]
+
+
+def take_card(campaign: Campaign, user: Any, kingdom: Any, name: str, effect: str = "") -> Event:
+    """WOK-EVENT-4, WOK-EVENT-5, WOK-VAR-3: a card drawn at the table is written into the
+    player's hand by name, with its effect in the players' words; the hand is secret, so the
+    event is seen by that kingdom and the GMs only."""
+    from campaign.models import Visibility
+    from campaign.systems.war_of_kings.models import Card
+
+    name, effect = name.strip(), effect.strip()
+    if not name or len(name) > 60 or len(effect) > 300:
+        raise ServiceError("Give the card's name (up to 60 letters) and, if you like, its "
+                           "effect (up to 300).")
+    with transaction.atomic():
+        loaded = _open(campaign)
+        if kingdom.pk not in loaded.kingdoms:
+            raise ServiceError("That kingdom is not in this campaign.")
+        with Recorder(loaded.campaign, user, "wok.card", f"{kingdom.name} takes {name} into "
+                      "its hand (WOK-EVENT-4).", visibility=Visibility.KINGDOM,
+                      kingdom=kingdom) as rec:
+            rec.create(Card(campaign=loaded.campaign, holder=kingdom, name=name, effect=effect,
+                            drawn_round=loaded.state.round))
+        return rec.event  # type: ignore[return-value]
+
+
+def play_card(campaign: Campaign, user: Any, kingdom: Any, card_id: int,
+              to: Any = None) -> Event:
+    """WOK-EVENT-4, WOK-EVENT-5, WOK-AMB-26: a card is played (shown to everyone; its effect is
+    applied at the table or by the GM's adjustments), or handed to another kingdom when the
+    campaign allows Event Cards to be traded (v1.01; not in v0.6, WOK-V06-14)."""
+    from campaign.models import Visibility
+    from campaign.systems.war_of_kings.models import Card
+
+    with transaction.atomic():
+        loaded = _open(campaign)
+        card = Card.objects.select_for_update().filter(pk=card_id, holder=kingdom,
+                                                       played_round__isnull=True).first()
+        if card is None:
+            raise ServiceError("That card is not in this kingdom's hand.")
+        if to is not None:
+            if not loaded.options.event_card_trading:
+                raise ServiceError("WOK-V06-14: Event Cards may not be traded in this campaign.")
+            if to.pk == kingdom.pk or to.pk not in loaded.kingdoms:
+                raise ServiceError("Hand the card to another kingdom of this campaign.")
+            with Recorder(loaded.campaign, user, "wok.card", f"{kingdom.name} hands a card to "
+                          f"{to.name} (WOK-AMB-26).") as rec:
+                rec.update(card, holder=to)
+            return rec.event  # type: ignore[return-value]
+        summary = f"{kingdom.name} plays {card.name}" + (f": {card.effect}" if card.effect
+                                                         else ".")
+        with Recorder(loaded.campaign, user, "wok.card", summary[:500],
+                      visibility=Visibility.PUBLIC) as rec:
+            rec.update(card, played_round=loaded.state.round)
+        return rec.event  # type: ignore[return-value]

@@ -69,3 +69,22 @@ class Battle(models.Model):
 
     def __str__(self) -> str:
         return f"Battle {self.number} in {self.tile.label}"
+
+
+class Card(models.Model):
+    """An Event Card in a player's hand, recorded by name with its effect in the players' words
+    (the texts are not in the rulebook, WOK-EVENT-5). A hand is secret (WOK-EVENT-4): only its
+    holder and the GMs see it, until the card is played."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="wok_cards")
+    holder = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="wok_cards")
+    name = models.CharField(max_length=60)
+    effect = models.CharField(max_length=300, blank=True)
+    drawn_round = models.PositiveIntegerField()
+    played_round = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.name

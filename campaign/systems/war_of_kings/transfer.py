@@ -8,6 +8,8 @@ In the file it is ``campaign.systems["war-of-kings"]``. Version 1 holds:
 - ``battles``: offers of battle, by ``number``, with ``tile``, ``attacker`` (a kingdom name or
   null for the Malador), ``round``, ``status`` and ``data`` (army numbers and kingdom names
   only, never database ids);
+- ``cards``: Event Cards in hands and played, with ``holder`` (a kingdom name), ``name``,
+  ``effect``, ``drawn_round`` and ``played_round`` (null while in the hand);
 The board is in the core's tiles: a settlement's culture in a tile's ``data`` is the seat
 number of its kingdom (the core's kingdom ``order_position``) or ``"malador"``, never an id.
 
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campaign.models import Campaign
-from campaign.systems.war_of_kings.models import Army, Battle
+from campaign.systems.war_of_kings.models import Army, Battle, Card
 from campaign.transfer.base import ImportRefused, Node, RefRule, Refs, RefSpec, bulk_create, unique
 from campaign.transfer.sections import PlanContext, WriteContext
 
@@ -40,7 +42,7 @@ JSON_REFS: dict[str, Any] = {
 
 
 def export_section(campaign: Campaign, refs: Refs) -> dict[str, Any]:
-    """Armies and battles, each list sorted."""
+    """Armies, battles and Event Cards, each list in order."""
     armies = [
         {"number": a.number, "owner": a.owner.name if a.owner else None,
          "culture": a.culture.name if a.culture else None, "tile": a.tile.label,
@@ -56,13 +58,19 @@ def export_section(campaign: Campaign, refs: Refs) -> dict[str, Any]:
         for b in Battle.objects.filter(campaign=campaign).select_related(
             "tile", "attacker").order_by("number")
     ]
-    return {"armies": armies, "battles": battles}
+    cards = [
+        {"holder": c.holder.name, "name": c.name, "effect": c.effect,
+         "drawn_round": c.drawn_round, "played_round": c.played_round}
+        for c in Card.objects.filter(campaign=campaign).select_related("holder").order_by("pk")
+    ]
+    return {"armies": armies, "battles": battles, "cards": cards}
 
 
 @dataclass
 class SectionPlan:
     armies: list[dict[str, Any]] = field(default_factory=list)
     battles: list[dict[str, Any]] = field(default_factory=list)
+    cards: list[dict[str, Any]] = field(default_factory=list)
 
 
 def plan_section(node: Node, context: PlanContext) -> SectionPlan:
@@ -95,13 +103,22 @@ def plan_section(node: Node, context: PlanContext) -> SectionPlan:
             "status": item.choice("status", [s.value for s in Battle.Status]),
             "data": item.obj("data", default={}),
         })
-    if len(plan.armies) > 100_000 or len(plan.battles) > 100_000:
+    for item in node.nodes("cards", default=[]):
+        plan.cards.append({
+            "holder": context.kingdom(item, "holder"),
+            "name": item.text("name", max_length=60),
+            "effect": item.text("effect", max_length=300, default=""),
+            "drawn_round": item.integer("drawn_round", minimum=1, maximum=2**31 - 1),
+            "played_round": item.integer("played_round", minimum=1, maximum=2**31 - 1,
+                                         default=None, null=True),
+        })
+    if len(plan.armies) > 100_000 or len(plan.battles) > 100_000 or len(plan.cards) > 100_000:
         raise ImportRefused("campaign.systems.war-of-kings: too many rows.")
     return plan
 
 
 def write_section(plan: SectionPlan, context: WriteContext) -> None:
-    """Write armies and battles."""
+    """Write armies, battles and cards."""
     campaign, kingdoms, tiles = context.campaign, context.kingdoms, context.tiles
     bulk_create(Army, [
         Army(campaign=campaign, number=a["number"],
@@ -117,4 +134,9 @@ def write_section(plan: SectionPlan, context: WriteContext) -> None:
                attacker=kingdoms[b["attacker"]] if b["attacker"] else None, round=b["round"],
                status=b["status"], data=b["data"])
         for b in plan.battles
+    ])
+    bulk_create(Card, [
+        Card(campaign=campaign, holder=kingdoms[c["holder"]], name=c["name"], effect=c["effect"],
+             drawn_round=c["drawn_round"], played_round=c["played_round"])
+        for c in plan.cards
     ])

@@ -26,4 +26,5 @@ urlpatterns = [
     path("turn/resupply/", views.resupply, name="resupply"),
     path("marauders/", views.marauders, name="marauders"),
     path("forfeit/", views.forfeit, name="forfeit"),
+    path("cards/", views.card, name="card"),
 ]

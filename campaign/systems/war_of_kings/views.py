@@ -350,6 +350,10 @@ def play_context(access: Access) -> dict[str, Any]:
         me = loaded.kingdom(state.active)
     if me is not None:
         context["me"] = me
+        from campaign.systems.war_of_kings.models import Card
+
+        # WOK-EVENT-4: a hand is seen by its holder (and a GM acting for it) only.
+        context["hand"] = list(Card.objects.filter(holder=me, played_round__isnull=True))
         context.update(kingdom_economy(loaded, me.name))
         if state.phase == wb.CONSTRUCTION:
             context["builds"] = construction.available_builds(state, me.name, loaded.options)
@@ -564,3 +568,30 @@ def forfeit(request: HttpRequest, slug: str) -> HttpResponse:
     access = wok_access(request, slug)
     return _run(request, access, lambda: services.forfeit(
         access.campaign, request.user, acting_kingdom(request, access)))
+
+
+@login_required
+@require_POST
+def card(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-EVENT-4: take a card into the hand, play it, or hand it to another kingdom."""
+    access = wok_access(request, slug)
+
+    def action() -> Any:
+        kingdom = acting_kingdom(request, access)
+        what = _choice(request, "do", ("take", "play", "give"))
+        if what == "take":
+            return battles.take_card(access.campaign, request.user, kingdom,
+                                     request.POST.get("name", "")[:61],
+                                     request.POST.get("effect", "")[:301])
+        card_id = parse_id(request.POST.get("card", ""))
+        if card_id is None:
+            raise ParseError("Say which card.")
+        to = None
+        if what == "give":
+            pk = parse_id(request.POST.get("to", ""))
+            if pk is None:
+                raise ParseError("Say which kingdom receives the card.")
+            to = get_kingdom_for(access, pk)
+        return battles.play_card(access.campaign, request.user, kingdom, card_id, to)
+
+    return _run(request, access, action)
