@@ -194,8 +194,11 @@ def test_wok_turn_3_a_turn_through_the_web_forms(game: Game) -> None:
                     ).status_code == 302
     _to(game, wb.BATTLE_RESOLUTION)
     number = Battle.objects.get(campaign=game.campaign).number
+    page = red.get(reverse("campaign:play", args=[slug])).content.decode()
+    assert "Fight a round" in page and f"Battle {number} in {target}" in page
     before = dump(game.campaign)
     blue = game.client(game.players["Blue"])
+    assert "Fight a round" not in blue.get(reverse("campaign:play", args=[slug])).content.decode()
     assert blue.post(reverse("wok:fight", args=[slug]), {"battle": number}).status_code == 403
     bad = red.post(reverse("wok:fight", args=[slug]), {"battle": number, "attack": "hhxz"})
     assert bad.status_code == 400
@@ -399,3 +402,28 @@ def test_wok_event_4_hands_are_secret_and_cards_trade(game: Game) -> None:
     assert refused.status_code == 409 and "WOK-V06-14" in refused.content.decode()
     stolen = blue.post(url, {"do": "play", "card": second.pk})
     assert stolen.status_code == 409
+
+
+def test_wok_amb_9_an_ambush_is_fought_at_once_with_the_roles_turned(game: Game) -> None:
+    """WOK-AMB-9, WOK-EXPL-2: red row 2 ambushes the explorer with one Marauder army, fought in
+    the Exploration Phase: the Marauders roll the attack (2 warhammers against 1 shield: 1
+    counter on Red's army, no fortification dice), Red's army counterattacks with the
+    defender's 4 blue dice (3 flails, no shield back) and the Marauders fall; Red takes the
+    territory."""
+    _to(game, wb.MOVEMENT)
+    state = game.loaded().state
+    start = state.army("A1").territory
+    target = sorted(t for t in state.map.neighbours(start)
+                    if state.ctrl(t) is None and state.map.territory(t).playable)[0]
+    services.move(game.campaign, game.gm, 1, target)
+    _to(game, wb.EXPLORATION)
+    services.explore(game.campaign, game.gm, target, "red", 2)
+    battle = Battle.objects.get(campaign=game.campaign)
+    assert battle.data["ambush"] is True
+    battles.fight(game.campaign, game.gm, battle.number,
+                  Rolls((H, H, B, B), (S, B), (F, F, F, B), (B, B)))
+    state = game.loaded().state
+    assert state.ctrl(target) == "Red" and state.army("A1").damage == 1
+    assert not state.armies_in(target, wb.MALADOR)
+    battle.refresh_from_db()
+    assert battle.status == "fought" and battle.data["rounds"][0]["outcome"] == "attacker_wins"

@@ -106,22 +106,35 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
         loaded = _open(campaign)
         battle = _battle(loaded, number)
         state = loaded.state
-        if state.phase != wb.BATTLE_RESOLUTION:
+        allowed = (wb.BATTLE_RESOLUTION, wb.EXPLORATION) if battle.data.get("ambush") \
+            else (wb.BATTLE_RESOLUTION,)
+        if state.phase not in allowed:
             raise ServiceError("WOK-BATTLE-1: offers of battle are resolved in the Battle "
-                               "Resolution Phase.")
+                               "Resolution Phase (an ambush at once, WOK-AMB-9).")
         if battle.data.get("won"):
             raise ServiceError("WOK-CONQ-2: the attacker has won; capture or raze first.")
         here = battle.tile.label
         attackers = _attackers(loaded, battle)
+        explorers = attackers
+        ambush = bool(battle.data.get("ambush"))
+        defenders_given = None
+        if ambush:
+            # WOK-AMB-9: in an ambush the Marauders roll the attacker's dice and the explorers
+            # the defender's, with no fortification dice; the explorer keeps the attacker's
+            # choice to withdraw or fight on.
+            attackers = [a.id for a in state.armies_in(here, wb.MALADOR)]
+            defenders_given = explorers
         simulated = rolls is None
         try:
             if rolls is None:
                 from campaign.systems.war_of_kings.rules.battle import dice_for_round
 
                 holder = state.ctrl(here)
-                defenders = state.armies_in(here, holder) if holder else ()
+                defenders = (defenders_given if ambush else
+                             state.armies_in(here, holder) if holder else ())
                 dice = dice_for_round(len(attackers), len(defenders),
-                                      state.lvl(here) if not defenders else 0, state.fort(here),
+                                      state.lvl(here) if not defenders else 0,
+                                      0 if ambush else state.fort(here),
                                       card_att, card_def, loaded.options)
                 rng = roll or _server_roll
                 rolls = Rolls(
@@ -133,9 +146,10 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
                              attacker_side=False),
                     simulate(rng, dice.negation - dice.bonus_att, 0, dice.bonus_att, 0,
                              attacker_side=True))
-            result = fight_round(state, here, attackers, rolls,
+            result = fight_round(state, here, attackers, rolls, defenders=defenders_given,
                                  militia_damage=battle.data.get("militia_damage", 0),
-                                 card_att=card_att, card_def=card_def, options=loaded.options)
+                                 card_att=card_att, card_def=card_def, fortified=not ambush,
+                                 options=loaded.options)
         except wb.RuleViolation as exc:
             raise _refuse(exc) from None
         new = result.state
@@ -146,21 +160,32 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
             "counter": list(rolls.counter), "negation": list(rolls.negation),
             "hits": result.hits, "shields": result.shields,
             "counter_hits": result.counter_hits, "counter_shields": result.counter_shields,
-            "removed": [int(a[1:]) for a in result.removed], "outcome": result.outcome,
+            "removed": [int(a[1:]) for a in result.removed],
+            "outcome": result.outcome if not ambush else {
+                "attacker_wins": "defender_wins", "defender_wins": "attacker_wins",
+                "both_wiped": "defender_wins"}.get(result.outcome, result.outcome),
             "simulated": simulated})
         status = battle.status
         attacker = state.army(attackers[0]).owner
-        if result.outcome == "attacker_wins":
+        outcome = result.outcome
+        if ambush:
+            # The explorer's side: it wins when the Marauders are gone (WOK-AMB-9).
+            outcome = {"attacker_wins": "defender_wins", "defender_wins": "attacker_wins"}.get(
+                outcome, outcome)
+            attacker = state.army(explorers[0]).owner
+            if outcome == "both_wiped":
+                outcome = "defender_wins"
+        if outcome == "attacker_wins":
             if new.lvl(here):
                 data["won"] = True
             else:
                 new = conquest.conquer(new, here, attacker, options=loaded.options).state
                 status = Battle.Status.FOUGHT
-        elif result.outcome in ("defender_wins", "both_wiped"):
+        elif outcome in ("defender_wins", "both_wiped"):
             status = Battle.Status.FOUGHT
         words = {"attacker_wins": f"{attacker} wins", "defender_wins": "the defender holds",
                  "both_wiped": "both sides fall; the defender keeps it",
-                 "continue": "both sides stand"}[result.outcome]
+                 "continue": "both sides stand"}[outcome]
         summary = (f"Battle {number} in {here}, round {len(data['rounds'])}: {result.hits} hits "
                    f"against {result.shields} shields, {result.counter_hits} back against "
                    f"{result.counter_shields}; {words} (WOK-BATTLE-11)"
@@ -208,7 +233,7 @@ def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = ""
             if ident in attackers:
                 fought = bool(data.get("rounds"))
                 if not (fought and data["rounds"][-1]["outcome"] == "continue") and not (
-                        data.get("explored") and not fought):
+                        data.get("explored") and not data.get("ambush") and not fought):
                     raise ServiceError("WOK-BATTLE-1: the attacker is committed to at least one "
                                        "round before withdrawing (FAQ 6).")
                 new = attacker_withdraw(state, attackers)

@@ -472,7 +472,7 @@ def move(campaign: Campaign, user: Any, number: int, to: str, forced_march: bool
 
 
 def offer_battle(rec: Recorder, loaded: st.Loaded, territory: str, attacker: str,
-                 numbers: Sequence[int], explored: bool = False) -> None:
+                 numbers: Sequence[int], explored: bool = False, ambush: bool = False) -> None:
     """WOK-BATTLE-1, WOK-MOVE-6: armies arriving in one territory join one offer of battle,
     resolved in the Battle Resolution Phase."""
     from campaign.systems.war_of_kings.models import Battle
@@ -485,7 +485,8 @@ def offer_battle(rec: Recorder, loaded: st.Loaded, territory: str, attacker: str
         rec.create(Battle(campaign=loaded.campaign, number=number, tile=loaded.tiles[territory],
                           attacker=loaded.kingdom(attacker), round=loaded.state.round,
                           data={"attackers": list(numbers),
-                                **({"explored": True} if explored else {})}))
+                                **({"explored": True} if explored else {}),
+                                **({"ambush": True} if ambush else {})}))
     else:
         rec.update(pending, data={**pending.data, "attackers": [
             *pending.data.get("attackers", []), *numbers]})
@@ -529,7 +530,8 @@ def explore(campaign: Campaign, user: Any, territory: str, colour: str, row: int
                 # WOK-AMB-8: the explorers offer battle (or withdraw from it) in the Battle
                 # Resolution Phase; an ambush is fought the same way (WOK-AMB-9).
                 offer_battle(rec, loaded, territory, kingdom or "",
-                             [int(a[1:]) for a in explorers], explored=True)
+                             [int(a[1:]) for a in explorers], explored=True,
+                             ambush=done.outcome == "ambush")
         return rec.event  # type: ignore[return-value]
 
 

@@ -556,7 +556,8 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
                                    for a in state.armies_in(here, holder)] if holder else [],
                      "militia": state.lvl(here) and not state.armies_in(here, holder),
                      "last": (b.data.get("rounds") or [{}])[-1].get("outcome"),
-                     "won": b.data.get("won"), "explored": b.data.get("explored")})
+                     "won": b.data.get("won"), "explored": b.data.get("explored"),
+                     "ambush": b.data.get("ambush")})
     context["pending_battles"] = rows
     return context
 
