@@ -427,3 +427,28 @@ def test_wok_amb_9_an_ambush_is_fought_at_once_with_the_roles_turned(game: Game)
     assert not state.armies_in(target, wb.MALADOR)
     battle.refresh_from_db()
     assert battle.status == "fought" and battle.data["rounds"][0]["outcome"] == "attacker_wins"
+
+
+def test_wok_battle_12_damage_placed_by_hand_must_finish_as_many(game: Game) -> None:
+    """WOK-BATTLE-12, WOK-AMB-10: 4 hits on two Marauder armies: 3 + 1 is the app's choice and
+    1 + 3 an equal one the attacker may pick; 2 + 2 finishes none and is refused."""
+    from django.urls import reverse
+
+    _to(game, wb.MOVEMENT)
+    target = _marauders_next_to_red(game, 2)
+    first, second = sorted(int(a.id[1:]) for a in game.loaded().state.armies_in(target))
+    services.move(game.campaign, game.gm, 1, target)
+    _to(game, wb.BATTLE_RESOLUTION)
+    number = Battle.objects.get(campaign=game.campaign).number
+    url = reverse("wok:fight", args=[game.campaign.slug])
+    rolls = {"battle": number, "attack": "hhhh", "defense": "bbb", "counter": "bbbbb",
+             "negation": "bb"}
+    red = game.client(game.players["Red"])
+    before = dump(game.campaign)
+    refused = red.post(url, {**rolls, "to_defenders": f"{first}:2 {second}:2"})
+    assert refused.status_code == 409 and "WOK-BATTLE-12" in refused.content.decode()
+    assert dump(game.campaign) == before
+    assert red.post(url, {**rolls, "to_defenders": f"{first}:1 {second}:3"}).status_code == 302
+    state = game.loaded().state
+    assert state.army(f"A{first}").damage == 1
+    assert f"A{second}" not in {a.id for a in state.armies}

@@ -97,11 +97,15 @@ def _server_roll(sides: int) -> int:
 
 def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None,
           roll: Callable[[int], int] | None = None, card_att: int = 0,
-          card_def: int = 0) -> Event:
+          card_def: int = 0, to_defenders: dict[int, int] | None = None,
+          to_attackers: dict[int, int] | None = None) -> Event:
     """WOK-BATTLE-6..12: one battle round from the symbols typed in (``rolls``), or rolled by the
     app from the face tables; damage is allocated in the opponent's favour, armies at 3 counters
     removed, and the outcome recorded. A won offer over a settlement waits for the choice to
-    capture or raze (WOK-CONQ-2); over empty land the attacker conquers at once."""
+    capture or raze (WOK-CONQ-2); over empty land the attacker conquers at once. The side
+    placing damage may choose another allocation that finishes as many armies
+    (``to_defenders`` / ``to_attackers``: army number to counters, WOK-BATTLE-12, WOK-AMB-10).
+    """
     with transaction.atomic():
         loaded = _open(campaign)
         battle = _battle(loaded, number)
@@ -146,9 +150,14 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
                              attacker_side=False),
                     simulate(rng, dice.negation - dice.bonus_att, 0, dice.bonus_att, 0,
                              attacker_side=True))
+            def ids(chosen: dict[int, int] | None) -> dict[str, int] | None:
+                return None if chosen is None else {st.army_id(n): h for n, h in chosen.items()}
+
             result = fight_round(state, here, attackers, rolls, defenders=defenders_given,
                                  militia_damage=battle.data.get("militia_damage", 0),
                                  card_att=card_att, card_def=card_def, fortified=not ambush,
+                                 defender_allocation=ids(to_defenders),
+                                 attacker_allocation=ids(to_attackers),
                                  options=loaded.options)
         except wb.RuleViolation as exc:
             raise _refuse(exc) from None

@@ -399,6 +399,21 @@ def _symbols(request: HttpRequest, name: str) -> tuple[str, ...]:
     return tuple(SYMBOL_LETTERS[c] for c in raw)
 
 
+def _allocation(request: HttpRequest, name: str) -> dict[int, int] | None:
+    """Damage chosen by hand as "army:counters" pairs, e.g. "4:3 5:1" (WOK-BATTLE-12); empty
+    for the app's allocation."""
+    raw = request.POST.get(name, "").replace(",", " ").strip()
+    if not raw:
+        return None
+    if len(raw) > 120:
+        raise ParseError(f"“{name}” is too long.")
+    chosen: dict[int, int] = {}
+    for pair in raw.split():
+        army, _, hits = pair.partition(":")
+        chosen[parse_int(army, 1, 999_999, name)] = parse_int(hits, 0, 3, name)
+    return chosen
+
+
 def _number(request: HttpRequest, name: str) -> int:
     return parse_int(request.POST.get(name, ""), 1, 999_999, name)
 
@@ -468,7 +483,9 @@ def fight(request: HttpRequest, slug: str) -> HttpResponse:
                  for n in ("card_att", "card_def")]
         typed = Rolls(*rolls) if any(rolls) else None
         return battles.fight(access.campaign, request.user, _number(request, "battle"), typed,
-                             card_att=cards[0], card_def=cards[1])
+                             card_att=cards[0], card_def=cards[1],
+                             to_defenders=_allocation(request, "to_defenders"),
+                             to_attackers=_allocation(request, "to_attackers"))
 
     return _run(request, access, action)
 
