@@ -58,6 +58,8 @@ def kingdom_economy(loaded: st.Loaded, name: str) -> dict[str, Any]:
         "last_dice": dice,
         "last_income": economy.income(state, name, dice).describe() if len(dice) == 3 else "",
         "capital": state.capital(name),
+        "armies": [{"number": int(a.id[1:]), "where": a.territory, "ready": a.ready,
+                    "damage": a.damage} for a in state.armies_of(name)],
     }
 
 
