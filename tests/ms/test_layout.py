@@ -81,3 +81,21 @@ def test_ms_setup_1_a_renamed_kingdom_is_renamed_everywhere_in_the_position() ->
     assert rename_player(renamed, "Crimson", "Red") == state
     with pytest.raises(RuleViolation, match="MS-SETUP-1"):
         rename_player(state, "Red", "Blue")
+
+
+def test_ms_atk_2_targets_are_named_as_players_name_them() -> None:
+    """MS-ATK-2, MS-ATK-10: the attack form names a city with its owner, a port with its
+    piers, a leader by its value, and a lone Capital or king by its owner."""
+    from campaign.systems.middle_sea.pages import target_words
+    from campaign.systems.middle_sea.rules.conflict import Target
+
+    red = player("Red", "suns", "N")
+    blue = player("Blue", "moons", "S", placed={2: "S-FL"})
+    state = game([red, blue], {"S-FL": ("suns", 2), "S-FM": ("arms", 3), "N-FL": ("moons", 1)},
+                 roads=[("Blue", "S-CAP", "S-FM")], ports=[("Blue", "S-FM", 3)])
+    assert target_words(state, Target("city", "S-FL")) == "the 2-market at S-FL (Blue)"
+    assert target_words(state, Target("city", "N-FL")) == "the 1-temple at N-FL (nobody)"
+    assert target_words(state, Target("port", "S-FM")) == "the port at S-FM (3 piers, Blue)"
+    assert target_words(state, Target("leader", "S-FL")) == "Blue's 2-leader at S-FL"
+    assert target_words(state, Target("king", "S-CAP")) == "Blue's king"
+    assert target_words(state, Target("capital", "S-CAP")) == "Blue's Capital"

@@ -316,14 +316,34 @@ def leader_choices(state: GameState, name: str) -> dict[str, Any]:
                 base = city_at(state, leader.place) if leader.in_city else None
                 if base is not None and base.kind in (GARRISON, TEMPLE):
                     kind = conflict.MILITARY if base.kind == GARRISON else conflict.MISSIONARY
+                    entry["attack_kind"] = kind
                     for target in conflict.legal_targets(state, name, leader.value, kind):
                         entry["attacks"].append((f"{kind}:{target.kind}:{target.place}",
-                                                 f"{kind} attack on the {target.kind} at "
-                                                 f"{target.place}"))
+                                                 target_words(state, target)))
             if entry["activate"] or entry["moves"] or entry["attacks"]:
                 actors.append(entry)
     return {"king_options": king_options, "actors": actors, "actions": turn.actions,
             "most_hires": min(p.goods, p.gold)}
+
+
+def target_words(state: GameState, target: conflict.Target) -> str:
+    """MS-ATK-2: a target as a player names it: "the 2-market at E-FL (Blue)", "the port at
+    N-FM (3 piers, Red)", "Blue's 2-leader at E-FL", "Blue's king"."""
+    if target.kind in (conflict.CAPITAL, conflict.KING):
+        owner = next(p.name for p in state.players if p.capital == target.place)
+        return f"{owner}'s Capital" if target.kind == conflict.CAPITAL else f"{owner}'s king"
+    city = city_at(state, target.place)
+    label = city.label if city is not None else target.place
+    who = controller(state, target.place)
+    if target.kind == conflict.PORT:
+        harbour = port_at(state, target.place)
+        piers = harbour.piers if harbour is not None else 0
+        return f"the port at {target.place} ({piers} piers, {who})"
+    if target.kind == conflict.LEADER_TARGET:
+        governor = leader_at(state, target.place)
+        value = governor[1].value if governor is not None else "?"
+        return f"{who}'s {value}-leader at {target.place}"
+    return f"the {label} at {target.place} ({who or 'nobody'})"
 
 
 def overview_context(access: Access) -> dict[str, Any]:
