@@ -623,9 +623,9 @@ def ember_marches(users: dict[str, User]) -> Campaign:
         return _simple_battles_demo(users)
 
 
-FRONTIER_KINGDOMS = (
+FRONTIER_KINGDOMS = (  # their races follow demo.RACES: Basileans, Elves, Dwarfs, Ogres
     ("alice", "Thornmark", "#c62828"),
-    ("bob", "Vale of Ashes", "#2e7d32"),
+    ("bob", "Silverglade", "#2e7d32"),
     ("carol", "Saltmere", "#1565c0"),
     ("dave", "High Cairn", "#c79100"),
 )
@@ -645,27 +645,17 @@ FRONTIER_LISTS = {
         "Captain, hero, 85; US 0; stats Sp 5 Me 3+ Ra - De 5+ Att 5 Ne 12/14"
         "; rules Inspiring, Individual, Mighty; item Blade of Slashing",
     )),
-    "Vale of Ashes": "\n".join((
-        "Revenants, regiment, 125; US 2; stats Sp 5 Me 4+ Ra - De 5+ Att 12 Ne -/14"
-        "; rules Lifeleech (1), Shambling",
-        "Zombies, horde, 100; US 3; stats Sp 5 Me 5+ Ra - De 3+ Att 20 Ne -/18"
-        "; rules Lifeleech (1), Shambling",
-        "Ghouls, troop, 95; US 1; stats Sp 6 Me 4+ Ra - De 3+ Att 10 Ne -/13"
-        "; rules Crushing Strength (1), Shambling",
-        "Necromancer, hero, 90; US 0; stats Sp 5 Me 5+ Ra - De 4+ Att 1 Ne 10/12"
-        "; rules Individual, Heal (3), Surge (8); item Brew of Strength",
+    "Silverglade": "\n".join((
+        "Palace Guard, regiment, 145; US 2; stats Sp 6 Me 3+ Ra - De 4+ Att 15 Ne 14/16"
+        "; rules Elite (Melee), Crushing Strength (1)",
+        "Bowmen, regiment, 125; US 2; stats Sp 6 Me 5+ Ra 4+ De 4+ Att 10 Ne 13/15"
+        "; rules Elite (Ranged)",
+        "Stormwind Cavalry, troop, 105; US 1; stats Sp 9 Me 3+ Ra - De 4+ Att 8 Ne 11/13"
+        "; rules Elite (Melee), Thunderous Charge (2)",
+        "Mage, hero, 80; US 0; stats Sp 6 Me 5+ Ra - De 4+ Att 1 Ne 10/12"
+        "; rules Individual, Heal (3); item Brew of Strength",
     )),
     "Saltmere": "\n".join((
-        "Sea Guard, horde, 160; US 3; stats Sp 5 Me 4+ Ra - De 4+ Att 20 Ne 21/23"
-        "; rules Phalanx",
-        "Bowmen, regiment, 120; US 2; stats Sp 6 Me 5+ Ra 4+ De 4+ Att 10 Ne 13/15"
-        "; rules Elite (Ranged)",
-        "Wardens, troop, 90; US 1; stats Sp 7 Me 4+ Ra - De 4+ Att 10 Ne 11/13"
-        "; rules Pathfinder, Vanguard",
-        "Stormcaller, hero, 100; US 0; stats Sp 6 Me 5+ Ra - De 4+ Att 1 Ne 10/12"
-        "; rules Individual, Lightning Bolt (5)",
-    )),
-    "High Cairn": "\n".join((
         "Ironguard, regiment, 145; US 2; stats Sp 4 Me 3+ Ra - De 6+ Att 12 Ne 14/16"
         "; rules Headstrong",
         "Ironclad, regiment, 105; US 2; stats Sp 4 Me 4+ Ra - De 5+ Att 12 Ne 14/16"
@@ -674,6 +664,16 @@ FRONTIER_LISTS = {
         "; rules Headstrong, Phalanx",
         "Berserker Lord, hero, 105; US 0; stats Sp 5 Me 3+ Ra - De 4+ Att 7 Ne -/15"
         "; rules Crushing Strength (1), Individual, Wild Charge (D3)",
+    )),
+    "High Cairn": "\n".join((
+        "Warriors, regiment, 130; US 2; stats Sp 6 Me 3+ Ra - De 5+ Att 9 Ne 12/14"
+        "; rules Crushing Strength (1), Strider",
+        "Berserker Braves, horde, 150; US 3; stats Sp 6 Me 3+ Ra - De 4+ Att 18 Ne -/18"
+        "; rules Crushing Strength (1), Headstrong",
+        "Hunters, troop, 95; US 1; stats Sp 7 Me 4+ Ra - De 4+ Att 6 Ne 10/12"
+        "; rules Nimble, Pathfinder",
+        "Boss, hero, 95; US 0; stats Sp 7 Me 3+ Ra - De 5+ Att 6 Ne 13/15"
+        "; rules Crushing Strength (2), Inspiring, Nimble",
     )),
 }
 
