@@ -1363,7 +1363,7 @@ def _page_frames(frames: list[tuple[int, tuple[float, float, float, float]]],
                    f'stroke-width="{_n(0.6 / scale)}" stroke-dasharray="{_n(3 / scale)} '
                    f'{_n(1.5 / scale)}"/>')
     out.append('<g fill="#000">')
-    for number, (x, y, w, h) in frames:
+    for number, (x, y, w, _h) in frames:
         # Near the frame's top, where it hides less of the map than in the middle.
         out.append(_label(x + w / 2, y + font * 1.2, str(number), font, "middle"))
     out.append("</g>")

@@ -478,7 +478,6 @@ def test_stat_lines_travel_in_the_campaign_file(sheets_world: SheetsWorld) -> No
 
     from battles.models import Unit
     from campaign import transfer
-
     from ledger.models import Balance
 
     world = sheets_world
