@@ -77,6 +77,7 @@ REQUESTS: dict[tuple[str, str], Builder] = {
         _slug(w) + ["0101"], {"terrain": "hills", "settlement": "city", "controller": str(w.red.pk)}
     ),
     ("chronicle", "get"): lambda w: (_slug(w), None),
+    ("moved_armies", "get"): lambda w: ([*_slug(w), ""], None),
     ("undo", "post"): lambda w: (_slug(w), {"seq": str(w.undoable.seq)}),
     ("photos", "get"): lambda w: (_slug(w), None),
     ("photos", "post"): lambda w: (_slug(w), {"image": image_bytes(), "caption": "Turn 1"}),
@@ -109,6 +110,7 @@ TABLE: list[tuple[str, str, str]] = [
     ("tile", "get", "observer"),
     ("tile_edit", "post", "gm"),
     ("chronicle", "get", "observer"),
+    ("moved_armies", "get", "observer"),
     ("undo", "post", "gm"),
     ("photos", "get", "observer"),
     ("photos", "post", "player"),
@@ -131,6 +133,9 @@ OVERRIDES: dict[tuple[str, str, str], int] = {
     # The GM may advance the phase, but setup waits for every kingdom's race first.
     ("advance", "post", "gm"): 409,
     ("advance", "post", "admin"): 409,
+    # The army pages' old address sends every member on to the system's own (a permanent move).
+    **{("moved_armies", "get", persona): 301
+       for persona in ("observer", "player", "other_player", "gm", "admin")},
 }
 
 
