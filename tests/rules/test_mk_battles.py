@@ -1403,7 +1403,8 @@ def test_mk_setup_6_parse_plain_list_rejects_the_whole_text_on_any_bad_line():
         (2, "Write each unit as: name, type, points."),
         (3, "'lots' is not a points value."),
         (4, "Unit Strength 'two' is not a whole number."),
-        (4, "Unknown option 'flying'; use US n, item NAME, legend, ally or keywords."),
+        (4, "Unknown option 'flying'; use US n, item NAME, legend, ally, keywords, stats or "
+            "rules."),
     )
     assert parse_plain_list("X, troop, 10; US 1; US 2").errors == (
         (1, "The option 'us' is given twice."),
