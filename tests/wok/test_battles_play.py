@@ -452,3 +452,49 @@ def test_wok_battle_12_damage_placed_by_hand_must_finish_as_many(game: Game) -> 
     state = game.loaded().state
     assert state.army(f"A{first}").damage == 1
     assert f"A{second}" not in {a.id for a in state.armies}
+
+
+def test_wok_mal_8_marauders_attack_a_village_and_the_blue_die_razes_it(game: Game) -> None:
+    """WOK-MAL-16, WOK-MAL-9, WOK-MAL-8, WOK-MAL-1, WOK-MIL-4: in Red's Event Die Phase a
+    Marauder card moves Marauders (Blue, to Red's left, decides; Green may not) into Red's
+    village territory after Red's army left it; the militia falls to one hit and a flail on the
+    blue die razes the village: the Malador take the territory and nobody gains anything."""
+    from campaign.chronicle import Recorder
+    from campaign.models import Tile
+    from campaign.systems.war_of_kings.models import Army
+
+    _to(game, wb.EVENT_DIE)
+    state = game.loaded().state
+    front = state.army("A1").territory
+    spot = sorted(t for t in state.map.neighbours(front)
+                  if state.ctrl(t) is None and state.map.territory(t).playable)[0]
+    battles.place_marauders(game.campaign, game.gm, spot, 1)
+    marauder = game.loaded().state.armies_in(spot, wb.MALADOR)[0]
+    number = int(marauder.id[1:])
+    with Recorder(game.campaign, game.gm, "test.setup", "for the test") as rec:
+        rec.update(Army.objects.get(campaign=game.campaign, number=number), ready=True)
+        rec.update(Army.objects.get(campaign=game.campaign, number=1),
+                   tile=Tile.objects.get(map__campaign=game.campaign,
+                                         label=state.capital("Red")))
+    with pytest.raises(ServiceError, match="WOK-MAL-9: Blue"):
+        battles.marauders_move(game.campaign, game.gm, number, front, acting="Green")
+    battles.marauders_move(game.campaign, game.gm, number, front, acting="Blue")
+    battle = Battle.objects.get(campaign=game.campaign)
+    assert battle.data["marauder_card"] is True and battle.attacker is None
+    stock = {k: game.loaded().state.stock(k) for k in game.kingdoms}
+    from django.urls import reverse
+
+    page = game.client(game.players["Red"]).get(
+        reverse("campaign:play", args=[game.campaign.slug])).content.decode()
+    assert "Fight a round" in page
+    battles.fight(game.campaign, game.gm, battle.number,
+                  Rolls((H, B, B, B), (B, B), (B, B, B), (B, B)))
+    assert "Blue die for the Malador" in game.client(game.players["Red"]).get(
+        reverse("campaign:play", args=[game.campaign.slug])).content.decode()
+    response = game.client(game.players["Red"]).post(
+        reverse("wok:malador_die", args=[game.campaign.slug]),
+        {"battle": battle.number, "face": "flail"})
+    assert response.status_code == 302
+    state = game.loaded().state
+    assert state.ctrl(front) == wb.MALADOR and state.lvl(front) == 0
+    assert {k: state.stock(k) for k in game.kingdoms} == stock

@@ -111,7 +111,7 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
         battle = _battle(loaded, number)
         state = loaded.state
         allowed = (wb.BATTLE_RESOLUTION, wb.EXPLORATION) if battle.data.get("ambush") \
-            else (wb.BATTLE_RESOLUTION,)
+            else (wb.EVENT_DIE,) if battle.data.get("marauder_card") else (wb.BATTLE_RESOLUTION,)
         if state.phase not in allowed:
             raise ServiceError("WOK-BATTLE-1: offers of battle are resolved in the Battle "
                                "Resolution Phase (an ambush at once, WOK-AMB-9).")
@@ -187,6 +187,9 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
         if outcome == "attacker_wins":
             if new.lvl(here):
                 data["won"] = True
+            elif attacker == wb.MALADOR:
+                new = conquest.malador_takes(new, here, BLANK).state
+                status = Battle.Status.FOUGHT
             else:
                 new = conquest.conquer(new, here, attacker, options=loaded.options).state
                 status = Battle.Status.FOUGHT
@@ -274,9 +277,12 @@ def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = ""
         return rec.event  # type: ignore[return-value]
 
 
-def settle_conquest(campaign: Campaign, user: Any, number: int, raze: bool) -> Event:
+def settle_conquest(campaign: Campaign, user: Any, number: int, raze: bool,
+                    blue_face: str = "") -> Event:
     """WOK-CONQ-2..7: the winner captures the settlement as it stands, or razes it with its
-    fortification for Table 8's loot; every kingdom's ledger follows from the board."""
+    fortification for Table 8's loot; every kingdom's ledger follows from the board. The
+    Malador do not choose: one blue Battle Die (``blue_face``) razes on a flail and keeps the
+    settlement otherwise, with no loot for anyone (WOK-MAL-8, WOK-MAL-1)."""
     with transaction.atomic():
         loaded = _open(campaign)
         battle = _battle(loaded, number)
@@ -287,16 +293,28 @@ def settle_conquest(campaign: Campaign, user: Any, number: int, raze: bool) -> E
         owner = loaded.state.army(attackers[0]).owner if attackers else (
             battle.attacker.name if battle.attacker else wb.MALADOR)
         try:
-            done = conquest.conquer(loaded.state, here, owner, raze, loaded.options)
+            if owner == wb.MALADOR:
+                if blue_face not in (FLAIL, WARHAMMER, SHIELD, BLANK):
+                    raise ServiceError("WOK-MAL-8: give the face of the blue Battle Die rolled "
+                                       "for the Malador.")
+                done = conquest.malador_takes(loaded.state, here, blue_face)
+                raze = done.razed
+            else:
+                done = conquest.conquer(loaded.state, here, owner, raze, loaded.options)
         except wb.RuleViolation as exc:
             raise _refuse(exc) from None
-        summary = (f"{owner} razes the settlement in {here} and takes {done.loot.describe()} "
-                   "(WOK-CONQ-6)." if raze else
-                   f"{owner} captures the settlement in {here} (WOK-CONQ-3).")
+        if owner == wb.MALADOR:
+            summary = (f"The Malador roll {blue_face}: they "
+                       + ("raze" if raze else "keep") + f" the settlement in {here} (WOK-MAL-8).")
+        else:
+            summary = (f"{owner} razes the settlement in {here} and takes "
+                       f"{done.loot.describe()} (WOK-CONQ-6)." if raze else
+                       f"{owner} captures the settlement in {here} (WOK-CONQ-3).")
         with Recorder(loaded.campaign, user, "wok.conquest", summary,
                       data={"battle": number}) as rec:
-            st.apply(rec, loaded, done.state, rule_id="WOK-CONQ-6" if raze else "WOK-CONQ-3",
-                     source=f"conquest of {here}")
+            st.apply(rec, loaded, done.state,
+                     rule_id="WOK-MAL-8" if owner == wb.MALADOR else
+                     "WOK-CONQ-6" if raze else "WOK-CONQ-3", source=f"conquest of {here}")
             rec.update(battle, data={**battle.data, "won": False, "razed": raze},
                        status=Battle.Status.FOUGHT)
         return rec.event  # type: ignore[return-value]
@@ -434,4 +452,50 @@ def play_card(campaign: Campaign, user: Any, kingdom: Any, card_id: int,
         with Recorder(loaded.campaign, user, "wok.card", summary[:500],
                       visibility=Visibility.PUBLIC) as rec:
             rec.update(card, played_round=loaded.state.round)
+        return rec.event  # type: ignore[return-value]
+
+
+def marauders_move(campaign: Campaign, user: Any, number: int, to: str,
+                   acting: str | None = None) -> Event:
+    """WOK-MAL-9, WOK-MAL-13, WOK-MAL-16, WOK-MOVE-7: a Marauder card moves a Marauder army,
+    as the player to the active player's left decides (``acting``; None for a GM). It never
+    enters unexplored land; an empty territory of a player is taken at once; otherwise an offer
+    of battle is fought in this Event Die Phase."""
+    from campaign.systems.war_of_kings import services
+    from campaign.systems.war_of_kings.rules.armies import arrival, destinations
+
+    with transaction.atomic():
+        loaded = _open(campaign)
+        state = loaded.state
+        ident = st.army_id(number)
+        if ident not in loaded.armies or state.army(ident).owner != wb.MALADOR:
+            raise ServiceError(f"Army {number} is not a Marauder army.")
+        if state.phase != wb.EVENT_DIE:
+            raise ServiceError("WOK-MAL-16: Marauder cards are carried out in the Event Die "
+                               "Phase.")
+        try:
+            decider = conquest.malador_decider(state)
+        except wb.RuleViolation as exc:
+            raise _refuse(exc) from None
+        if acting is not None and acting != decider:
+            raise ServiceError(f"WOK-MAL-9: {decider}, to the left of {state.active}, moves "
+                               "the Marauders.")
+        army = state.army(ident)
+        paths = destinations(state, ident)
+        if to not in paths:
+            raise ServiceError(f"WOK-MOVE-7: the Marauders in {army.territory} cannot reach "
+                               f"{to} (never into unexplored land).")
+        moved = replace(army, territory=to, ready=False, came_from=paths[to][-2])
+        new = state.with_army(moved)
+        result = arrival(new, moved)
+        if result.outcome == "conquered":
+            new = new.with_holding(to, replace(new.holding(to), controller=wb.MALADOR))
+        elif result.outcome == "liberate":
+            new = conquest.liberate(new, to, ident)
+        summary = f"Marauder army {number} moves from {army.territory} to {to}: {result.reason}"
+        with Recorder(loaded.campaign, user, "wok.marauders", summary[:500]) as rec:
+            st.apply(rec, loaded, new, rule_id="WOK-MAL-16", source=summary[:120])
+            if result.outcome == "battle":
+                services.offer_battle(rec, loaded, to, wb.MALADOR, [number],
+                                      marauder_card=True)
         return rec.event  # type: ignore[return-value]

@@ -472,7 +472,8 @@ def move(campaign: Campaign, user: Any, number: int, to: str, forced_march: bool
 
 
 def offer_battle(rec: Recorder, loaded: st.Loaded, territory: str, attacker: str,
-                 numbers: Sequence[int], explored: bool = False, ambush: bool = False) -> None:
+                 numbers: Sequence[int], explored: bool = False, ambush: bool = False,
+                 marauder_card: bool = False) -> None:
     """WOK-BATTLE-1, WOK-MOVE-6: armies arriving in one territory join one offer of battle,
     resolved in the Battle Resolution Phase."""
     from campaign.systems.war_of_kings.models import Battle
@@ -486,7 +487,8 @@ def offer_battle(rec: Recorder, loaded: st.Loaded, territory: str, attacker: str
                           attacker=loaded.kingdom(attacker), round=loaded.state.round,
                           data={"attackers": list(numbers),
                                 **({"explored": True} if explored else {}),
-                                **({"ambush": True} if ambush else {})}))
+                                **({"ambush": True} if ambush else {}),
+                                **({"marauder_card": True} if marauder_card else {})}))
     else:
         rec.update(pending, data={**pending.data, "attackers": [
             *pending.data.get("attackers", []), *numbers]})

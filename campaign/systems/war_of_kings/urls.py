@@ -27,4 +27,6 @@ urlpatterns = [
     path("marauders/", views.marauders, name="marauders"),
     path("forfeit/", views.forfeit, name="forfeit"),
     path("cards/", views.card, name="card"),
+    path("marauders/move/", views.marauders_move, name="marauders_move"),
+    path("battle/malador-die/", views.malador_die, name="malador_die"),
 ]

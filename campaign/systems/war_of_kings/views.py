@@ -574,7 +574,7 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
                      "militia": state.lvl(here) and not state.armies_in(here, holder),
                      "last": (b.data.get("rounds") or [{}])[-1].get("outcome"),
                      "won": b.data.get("won"), "explored": b.data.get("explored"),
-                     "ambush": b.data.get("ambush")})
+                     "ambush": b.data.get("ambush"), "malador": b.attacker_id is None})
     context["pending_battles"] = rows
     return context
 
@@ -613,3 +613,26 @@ def card(request: HttpRequest, slug: str) -> HttpResponse:
         return battles.play_card(access.campaign, request.user, kingdom, card_id, to)
 
     return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def marauders_move(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-MAL-9, WOK-MAL-16: the player to the active player's left (or a GM) moves a Marauder
+    army a card sends."""
+    access = wok_access(request, slug)
+    if not access.is_gm and access.kingdom is None:
+        raise PermissionDenied("You have no kingdom in this campaign.")
+    acting = None if access.is_gm else access.kingdom.name  # type: ignore[union-attr]
+    return _run(request, access, lambda: battles.marauders_move(
+        access.campaign, request.user, _number(request, "army"), _text(request, "to"), acting))
+
+
+@login_required
+@require_POST
+def malador_die(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-MAL-8: the blue die rolled for the Malador over a settlement they took."""
+    access = wok_access(request, slug)
+    return _run(request, access, lambda: battles.settle_conquest(
+        access.campaign, request.user, _number(request, "battle"), False,
+        _choice(request, "face", ("flail", "warhammer", "shield", "blank"))))
