@@ -76,6 +76,9 @@ def watch_writes(monkeypatch: pytest.MonkeyPatch) -> Iterator[WriteWatch]:
             watch.active = False
 
     monkeypatch.setattr(Client, "request", watched)
+    # The same for the test's own writes: a recorder an earlier test left open (one that raised
+    # before it finished) must not hide them.
+    start = chronicle._open_recorders.set(0)
     wrappers = []
     for alias in connections:
         connection = connections[alias]
@@ -87,6 +90,7 @@ def watch_writes(monkeypatch: pytest.MonkeyPatch) -> Iterator[WriteWatch]:
     finally:
         for wrapper in reversed(wrappers):
             wrapper.__exit__(None, None, None)
+        chronicle._open_recorders.reset(start)
     assert not watch.outside, (
         "Campaign data written outside a chronicle event (no undo can reverse it):\n"
         + "\n".join(f"{request}: {sql}" for request, sql in watch.outside))
