@@ -7,11 +7,26 @@ import posixpath
 from django.conf import settings
 from django.contrib import admin
 from django.http import Http404
-from django.urls import include, path, re_path
+from django.urls import include, path, register_converter
 from django.views.static import serve
 
 from campaign.rulesystems import REGISTRY, get_system
 from campaign.views import accounts, chronicle, kingdoms, maps, members, pages, play, transfer
+
+
+class AnyPathConverter:
+    """The rest of a path, the empty one included (``path`` needs at least one character)."""
+
+    regex = ".*"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(AnyPathConverter, "anypath")
 
 campaign_patterns = [
     path("new/", pages.create, name="create"),
@@ -44,7 +59,7 @@ campaign_patterns = [
     path("<slug:slug>/photos/", chronicle.photos, name="photos"),
     path("<slug:slug>/ledger/", include("ledger.urls")),
     # Army pages moved under their system's prefix; printed QR codes still point here.
-    re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)/armies/(?P<rest>.*)\Z", pages.moved, name="moved_armies"),
+    path("<slug:slug>/armies/<anypath:rest>", pages.moved, name="moved_armies"),
     # Printable sheets, their previews and the campaign book (campaign/views/sheets.py).
     path("<slug:slug>/print/", include("campaign.views.sheets")),
     # The pages' live poll and each member's notification settings (campaign/live.py).
