@@ -179,6 +179,7 @@ AXES_VERBOSE = False
 # right; 0 (no proxy): the connection's own address (campaign.signin.client_ip).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "campaign.signin.client_ip"
+AXES_USERNAME_CALLABLE = "campaign.signin.client_username"
 
 # Content-Security-Policy: our own scripts, styles, fonts and images only; nothing inline, no
 # eval. Pages carry no inline script, no style attribute and no javascript: link (colour

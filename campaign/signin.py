@@ -34,3 +34,17 @@ def client_ip(request: Any) -> str | None:
         if len(hops) >= count:
             return hops[-count]
     return request.META.get("REMOTE_ADDR")
+
+
+# No account name is longer than this (auth's User.username); axes stores the name it is given.
+USERNAME_LENGTH = 150
+
+
+def client_username(request: Any, credentials: Any = None) -> str:
+    """The account name a sign-in tried, as axes records it: cut to the longest a name can be,
+    since a longer one names no account and PostgreSQL refuses text over the column's length."""
+    if credentials:
+        name = credentials.get("username")
+    else:
+        name = request.POST.get("username") if request is not None else None
+    return str(name or "")[:USERNAME_LENGTH]

@@ -23,7 +23,11 @@ def _record(campaign: Any, user: Any, summary: str, **kwargs: Any) -> None:
             pass
 
 
-def test_the_chronicle_follows_the_game_and_keeps_the_typing(live_server: Any) -> None:
+def test_the_chronicle_follows_the_game_and_keeps_the_typing(live_server: Any,
+                                                            monkeypatch: Any) -> None:
+    # The script writes events from the browser's thread, where Playwright runs its event loop;
+    # those writes are plain synchronous code, so Django's async guard is lifted for them.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     gm = make_user("gm")
     campaign = make_campaign(gm, slug="live-test", name="Live Test", width=6, height=5, seed=3)
     player = make_user("pip")
