@@ -180,3 +180,33 @@ class UnitStrengthEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.unit.name}: {self.delta:+d} ({self.reason})"
+
+
+# -- the campaign's unit catalogue ----------------------------------------------------------------
+
+
+class UnitProfile(models.Model):
+    """A unit as the campaign's catalogue describes it: what a player picks from when writing a
+    list, so a unit's name, type, points, base Unit Strength, stat line and special rules need
+    not be typed again. The GM keeps the catalogue (``battles.catalogue``); a unit filled from a
+    profile is a copy, so changing the profile later changes no list."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE,
+                                 related_name="unit_profiles")
+    name = models.CharField(max_length=100)
+    unit_type = models.CharField(max_length=60)
+    points = models.PositiveSmallIntegerField()
+    base_us = models.PositiveSmallIntegerField(null=True, blank=True,
+                                               help_text="Base Unit Strength (MK-US-5).")
+    stats = models.CharField(max_length=120, blank=True)
+    special_rules = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["name", "unit_type", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name", "unit_type"],
+                                    name="unit_profile_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.unit_type}, {self.points} pts)"

@@ -327,6 +327,88 @@ class Event(models.Model):
         return " ".join(parts)
 
 
+def story_upload_to(instance: "ChronicleEntry", filename: str) -> str:
+    return f"photos/{instance.campaign_id}/{secrets.token_hex(8)}.jpg"
+
+
+def story_thumb_upload_to(instance: "ChronicleEntry", filename: str) -> str:
+    return f"photos/{instance.campaign_id}/thumbs/{secrets.token_hex(8)}.jpg"
+
+
+class Note(models.Model):
+    """A GM's note on a kingdom or on a tile (exactly one of the two).
+
+    A note is the GM's alone unless ``shared``: players and observers see shared notes only,
+    and never learn that a GM-only note exists (its events are GM-only too).
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="notes")
+    kingdom = models.ForeignKey(
+        Kingdom, null=True, blank=True, on_delete=models.CASCADE, related_name="notes"
+    )
+    tile = models.ForeignKey(
+        Tile, null=True, blank=True, on_delete=models.CASCADE, related_name="notes"
+    )
+    text = models.TextField(max_length=4000)
+    shared = models.BooleanField(default=False, help_text="Players and observers see it too.")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(kingdom__isnull=False, tile__isnull=True)
+                           | models.Q(kingdom__isnull=True, tile__isnull=False)),
+                name="note_on_kingdom_or_tile",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class ChronicleEntry(models.Model):
+    """A paragraph of the campaign's story written by a GM, optionally with a photo, shown in
+    the chronicle beside the event that added it and printed in the campaign book."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE,
+                                 related_name="chronicle_entries")
+    title = models.CharField(max_length=120, blank=True)
+    text = models.TextField(max_length=6000)
+    image = models.ImageField(upload_to=story_upload_to, blank=True)
+    thumbnail = models.ImageField(upload_to=story_thumb_upload_to, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The event that wrote it: the chronicle shows the entry in that event's place.
+    event = models.ForeignKey(
+        "Event", null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+    year = models.PositiveIntegerField(default=1)
+    season = models.CharField(max_length=20, blank=True)
+    month = models.PositiveSmallIntegerField(null=True, blank=True)
+    phase = models.CharField(max_length=20, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name_plural = "chronicle entries"
+
+    def __str__(self) -> str:
+        return self.title or self.text[:60]
+
+    def clock_label(self) -> str:
+        parts = [f"Year {self.year}"]
+        if self.season:
+            parts.append(self.season.capitalize())
+        if self.month:
+            parts.append(f"month {self.month}")
+        return ", ".join(parts)
+
+
 class PrintJob(models.Model):
     """A long PDF (the campaign book) made in the background, with progress the page polls.
 
