@@ -52,12 +52,16 @@ campaign_patterns = [
     path("<slug:slug>/map/edit/generate/", maps.generate, name="map_generate"),
     path("<slug:slug>/map/tiles/<str:label>/", maps.tile_panel, name="tile"),
     path("<slug:slug>/map/tiles/<str:label>/edit/", maps.tile_edit, name="tile_edit"),
+    path("<slug:slug>/map/tiles/<str:label>/act/", maps.tile_act, name="tile_act"),
     path("<slug:slug>/play/", play.play, name="play"),
     path("<slug:slug>/play/advance/", play.advance, name="advance"),
     path("<slug:slug>/chronicle/", chronicle.chronicle, name="chronicle"),
     path("<slug:slug>/chronicle/undo/", chronicle.undo, name="undo"),
+    path("<slug:slug>/chronicle/take-back/", chronicle.take_back_view, name="take_back"),
     path("<slug:slug>/photos/", chronicle.photos, name="photos"),
     path("<slug:slug>/ledger/", include("ledger.urls")),
+    # The campaign's unit catalogue (battles/catalogue_views.py).
+    path("<slug:slug>/catalogue/", include("battles.urls")),
     # Army pages moved under their system's prefix; printed QR codes still point here.
     path("<slug:slug>/armies/<anypath:rest>", pages.moved, name="moved_armies"),
     # Printable sheets, their previews and the campaign book (campaign/views/sheets.py).

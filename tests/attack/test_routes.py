@@ -94,6 +94,18 @@ def _job(p: People) -> PrintJob:
                                    status=PrintJob.Status.DONE)
 
 
+def _profile(p: People) -> Any:
+    from battles.catalogue import add_profile
+    from battles.rules.catalogue import ProfileEntry
+
+    return add_profile(p.scene.campaign, ProfileEntry("Ironguard", "regiment", 145, 2),
+                       p.scene.gm)
+
+
+PROFILE_FORM = {"name": "Spears", "unit_type": "horde", "points": "200", "base_us": "3",
+                "stats": "Sp 4", "special_rules": "Phalanx"}
+
+
 def _export(p: People) -> bytes:
     from django.test import Client
 
@@ -149,6 +161,11 @@ CORE_POSTS: list[Attack] = [
     Attack("campaign:print_book", "post", lambda p: ([], {"paper": "a4", "eco": "1",
                                                           "landscape": "0"})),
     Attack("campaign:notifications", "post", lambda p: ([], {"form": "mine"})),
+    Attack("campaign:catalogue:add", "post", lambda p: ([], PROFILE_FORM)),
+    Attack("campaign:catalogue:edit", "post", lambda p: ([_profile(p).pk], PROFILE_FORM)),
+    Attack("campaign:catalogue:remove", "post", lambda p: ([_profile(p).pk], {})),
+    Attack("campaign:catalogue:import", "post", lambda p: ([], {
+        "text": "Spears, horde, 200; US 3\nScouts, troop, 60"}), extra=("file",)),
 ]
 
 # Extra fields the Mighty Kingdoms views read through helpers their source does not show.
@@ -193,6 +210,9 @@ GETS: list[Attack] = [
     Attack("campaign:chronicle", "get", _none, query=("kind", "year", "page")),
     Attack("campaign:photos", "get", _none),
     Attack("campaign:notifications", "get", _none),
+    Attack("campaign:catalogue:index", "get", _none),
+    Attack("campaign:catalogue:edit", "get", lambda p: ([_profile(p).pk], {})),
+    Attack("campaign:catalogue:import", "get", _none),
     # The pages' poll: ``since`` also as a date that looks right and is none.
     Attack("campaign:live", "get", _none, query=("since",)),
     Attack("campaign:print", "get", _none, query=PRINT_QUERY),
@@ -207,7 +227,7 @@ GETS: list[Attack] = [
     Attack("campaign:moved_armies", "get",
            lambda p: ([f"{p.scene.get_army(p.scene.red, 1).pk}/"], {}), query=("unit",)),
     *[Attack(r.name, "get", r.prepare,
-             query=("unit",) if r.name == "mk:armies:edit" else
+             query=("unit", "profile") if r.name == "mk:armies:edit" else
              ("year",) if r.name == "campaign:ledger:kingdom" else ())
       for r in access_table.ROWS if r.method == "get"],
 ]

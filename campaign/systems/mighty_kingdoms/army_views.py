@@ -24,7 +24,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from battles.models import Army, Battle, Unit
+from battles.catalogue import profiles_of
+from battles.models import Army, Battle, Unit, UnitProfile
 from campaign.access import Access, get_kingdom_for
 from campaign.models import Kingdom, Role
 from campaign.once import applies_once
@@ -99,6 +100,18 @@ class UnitForm(forms.Form):
         )
 
     @classmethod
+    def for_profile(cls, profile: UnitProfile, unit: Unit | None = None) -> UnitForm:
+        """A unit filled from a catalogue profile (the rest kept from ``unit`` when it is
+        being changed); every field stays the player's to change before saving."""
+        initial = cls.for_unit(unit).initial if unit is not None else {}
+        initial.update({
+            "name": profile.name, "unit_type": profile.unit_type, "points": profile.points,
+            "base_us": "" if profile.base_us is None else str(profile.base_us),
+            "stats": profile.stats, "special_rules": profile.special_rules,
+        })
+        return cls(current_type=profile.unit_type, initial=initial)
+
+    @classmethod
     def for_unit(cls, unit: Unit) -> UnitForm:
         return cls(current_type=unit.unit_type, initial={
             "name": unit.name, "unit_type": unit.unit_type, "points": unit.points,
@@ -168,6 +181,19 @@ def _unit_for(army: Army, unit_id: int) -> Unit:
     if unit is None:
         raise Http404("No such unit in this army's list.")
     return unit
+
+
+def _named_profile(access: Access, raw: str) -> UnitProfile | None:
+    """The catalogue profile a link names (``profile``), None when it names none."""
+    if not raw.strip():
+        return None
+    pk = parse_id(raw)
+    if pk is None:
+        raise ParseError("“profile” must be the id of a profile of this campaign's catalogue.")
+    profile = UnitProfile.objects.filter(campaign=access.campaign, pk=pk).first()
+    if profile is None:
+        raise Http404("No such profile in this campaign's catalogue.")
+    return profile
 
 
 def _battle_for(access: Access, battle_id: int) -> Battle:
@@ -290,13 +316,16 @@ def army(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
 
 def _editor(request: HttpRequest, access: Access, army: Army, *, form: UnitForm | None = None,
             editing: Unit | None = None, details: DetailsForm | None = None,
-            problems: Any = None, error: str = "", status: int = 200) -> HttpResponse:
+            problems: Any = None, error: str = "", status: int = 200,
+            picked: UnitProfile | None = None) -> HttpResponse:
     army_list = services.list_of(army)
     units = list(army_list.units.all()) if army_list else []
     entries = [services.entry_of(u) for u in units]
     allied = army_list.allied if army_list else army.is_allied
     if problems is None and units:
         problems = services.list_problems(army, entries, allied=allied)
+    if form is None and picked is not None:
+        form = UnitForm.for_profile(picked, editing)
     if form is None:
         form = UnitForm.for_unit(editing) if editing else UnitForm()
     if details is None:
@@ -305,7 +334,8 @@ def _editor(request: HttpRequest, access: Access, army: Army, *, form: UnitForm 
     context = _context(access, army=army, army_list=army_list, units=units, form=form,
                        editing=editing, details=details, problems=problems or (),
                        error=error, points=mkb.list_points(entries),
-                       limit=mkb.ARMY_POINTS_LIMIT)
+                       limit=mkb.ARMY_POINTS_LIMIT, profiles=profiles_of(access.campaign),
+                       picked=picked)
     template = T + "edit.html#editor" if request.htmx else T + "edit.html"
     return render(request, template, context, status=status)
 
@@ -334,7 +364,8 @@ def edit(request: HttpRequest, slug: str, army_id: int) -> HttpResponse:
     if services.is_removed(army):
         raise Http404("This army has left play.")
     editing = _named_unit(army, request.GET.get("unit", ""))
-    return _editor(request, access, army, editing=editing)
+    picked = _named_profile(access, request.GET.get("profile", ""))
+    return _editor(request, access, army, editing=editing, picked=picked)
 
 
 @login_required
