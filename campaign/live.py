@@ -13,20 +13,33 @@ input not yet sent.
 ``version`` deliberately skips ``request.user``: it reads the user row in the same query as the
 version and checks the session's password hash itself, the way ``django.contrib.auth.get_user``
 does (a changed password still signs the session out).
+
+The same version makes the phone's pages cheap (``PageCache``): a page of a campaign changes for
+a viewer only when an event they may read is written, so the play, overview, kingdom and map
+pages are kept, rendered, under a key made of everything that page depends on besides the
+campaign's rows: the campaign, the viewer (user, role), their version, the address with its
+query, the htmx headers, the session's data and the CSRF secret the page's forms carry. Asking
+again with the same key answers from the cache in two queries (the session and the version).
+A page with a message to show, a session that the page's rendering changed, a request without
+a CSRF cookie yet, and any answer but a plain 200 are never kept. See docs/performance.md.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+import functools
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any, Callable
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.core.cache import caches
+from django.db import connection, transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -36,6 +49,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods
@@ -45,6 +59,7 @@ from campaign.access import get_campaign_for
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
 from campaign.models import (
+    Campaign,
     CampaignNotifications,
     Event,
     Kingdom,
@@ -59,28 +74,51 @@ VERSION_HEADER = "X-Live-Version"
 CHANGED_HEADER = "X-Live-Changed"
 
 
-def _latest(events: Any, field: str) -> Subquery:
-    return Subquery(events.order_by("-seq").values(field)[:1])
+_COLUMNS = ("pk", "password", "is_active", "is_superuser", "role", "all_seq", "all_at",
+            "public_seq", "public_at", "own_seq", "own_at")
+
+
+@functools.cache
+def _version_sql() -> str:
+    """The version query, written once: it runs on every poll and every kept page, where
+    building it through the ORM took longer than running it."""
+    user = get_user_model()._meta.db_table
+    campaign, event = Campaign._meta.db_table, Event._meta.db_table
+    kingdom, membership = Kingdom._meta.db_table, Membership._meta.db_table
+
+    def latest(column: str, where: str) -> str:
+        return (f"(SELECT e.{column} FROM {event} e WHERE {where} "
+                "ORDER BY e.seq DESC LIMIT 1)")
+
+    own_kingdom = (f"(SELECT k.id FROM {kingdom} k JOIN {membership} m ON k.player_id = m.id "
+                   "WHERE k.campaign_id = c.id AND m.user_id = u.id ORDER BY k.id LIMIT 1)")
+    every, public = "e.campaign_id = c.id", "e.campaign_id = c.id AND e.visibility = %s"
+    own = f"e.kingdom_id = {own_kingdom} AND e.visibility = %s"
+    return (
+        "SELECT u.id, u.password, u.is_active, u.is_superuser, "
+        f"(SELECT m.role FROM {membership} m WHERE m.campaign_id = c.id AND m.user_id = u.id), "
+        f"{latest('seq', every)}, {latest('created_at', every)}, "
+        f"{latest('seq', public)}, {latest('created_at', public)}, "
+        f"{latest('seq', own)}, {latest('created_at', own)} "
+        f"FROM {user} u CROSS JOIN {campaign} c WHERE u.id = %s AND c.slug = %s"
+    )
 
 
 def _viewer_version(slug: str, user_id: Any) -> dict[str, Any] | None:
     """The user's row and the latest events of campaign ``slug`` they might read, in one query:
-    every event, the public ones and their own kingdom's secret ones."""
-    events = Event.objects.filter(campaign__slug=slug)
-    public = events.filter(visibility=Visibility.PUBLIC)
-    # The viewer's own secrets by their kingdom's index, so a kingdom without any costs a
-    # lookup, not a walk through the whole chronicle.
-    kingdom = Kingdom.objects.filter(campaign__slug=slug, player__user=OuterRef(OuterRef("pk")))
-    own = Event.objects.filter(kingdom=Subquery(kingdom.values("pk")[:1]),
-                               visibility=Visibility.KINGDOM)
-    role = Membership.objects.filter(campaign__slug=slug, user=OuterRef("pk")).values("role")[:1]
-    return (get_user_model().objects.filter(pk=user_id).annotate(
-        role=Subquery(role),
-        all_seq=_latest(events, "seq"), all_at=_latest(events, "created_at"),
-        public_seq=_latest(public, "seq"), public_at=_latest(public, "created_at"),
-        own_seq=_latest(own, "seq"), own_at=_latest(own, "created_at"),
-    ).values("pk", "password", "is_active", "is_superuser", "role", "all_seq", "all_at",
-             "public_seq", "public_at", "own_seq", "own_at").first())
+    every event, the public ones and their own kingdom's secret ones (those by their kingdom's
+    index, so a kingdom without any costs a lookup, not a walk through the whole chronicle).
+    None when there is no such user or campaign."""
+    try:
+        user_pk = int(user_id)
+    except (TypeError, ValueError):
+        return None
+    params = [Visibility.PUBLIC, Visibility.PUBLIC, Visibility.KINGDOM, Visibility.KINGDOM,
+              user_pk, slug]
+    with connection.cursor() as cursor:
+        cursor.execute(_version_sql(), params)
+        row = cursor.fetchone()
+    return dict(zip(_COLUMNS, row, strict=True)) if row is not None else None
 
 
 def _session_valid(request: HttpRequest, row: dict[str, Any]) -> bool:
@@ -93,14 +131,18 @@ def _session_valid(request: HttpRequest, row: dict[str, Any]) -> bool:
 
 
 def _as_time(value: Any) -> datetime | None:
-    if isinstance(value, datetime) or value is None:
-        return value
-    return parse_datetime(str(value))
+    """A time read by the raw version query: SQLite hands back its UTC text, PostgreSQL a time."""
+    if value is None:
+        return None
+    moment = value if isinstance(value, datetime) else parse_datetime(str(value))
+    if moment is not None and timezone.is_naive(moment):
+        moment = moment.replace(tzinfo=UTC)
+    return moment
 
 
-def viewer_version(request: HttpRequest, slug: str) -> tuple[int, datetime | None]:
-    """The latest event this viewer may read (its number and time), or 404 as for any page of
-    a campaign they may not see."""
+def _viewer(request: HttpRequest, slug: str) -> tuple[dict[str, Any], int, datetime | None]:
+    """The viewer's row and the latest event they may read (number and time), or 404 as for
+    any page of a campaign they may not see."""
     user_id = request.session.get(SESSION_KEY)
     if user_id is None or not request.session.get(BACKEND_SESSION_KEY):
         raise Http404("No such campaign.")
@@ -108,12 +150,20 @@ def viewer_version(request: HttpRequest, slug: str) -> tuple[int, datetime | Non
     if row is None or not _session_valid(request, row):
         raise Http404("No such campaign.")
     if row["is_superuser"] or row["role"] == Role.GM:
-        return row["all_seq"] or 0, _as_time(row["all_at"])
+        return row, row["all_seq"] or 0, _as_time(row["all_at"])
     if row["role"] is None:
         raise Http404("No such campaign.")
     seen = [(row["public_seq"] or 0, _as_time(row["public_at"])),
             (row["own_seq"] or 0, _as_time(row["own_at"]))]
-    return max(seen, key=lambda pair: pair[0])
+    seq, at = max(seen, key=lambda pair: pair[0])
+    return row, seq, at
+
+
+def viewer_version(request: HttpRequest, slug: str) -> tuple[int, datetime | None]:
+    """The latest event this viewer may read (its number and time), or 404 as for any page of
+    a campaign they may not see."""
+    _, seq, at = _viewer(request, slug)
+    return seq, at
 
 
 def version(request: HttpRequest, slug: str) -> HttpResponse:
@@ -137,6 +187,80 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
     response[VERSION_HEADER] = str(seq)
     response["Cache-Control"] = "private, no-store"  # the page sends its version itself
     return response
+
+
+# --- the page cache ---------------------------------------------------------------------------
+
+# The pages kept per viewer and version (URL names); every other page is rendered each time.
+CACHED_PAGES = frozenset({"campaign:play", "campaign:detail", "campaign:kingdom",
+                          "campaign:map"})
+# The htmx request headers a page may answer differently to (a fragment instead of the page).
+_HTMX_HEADERS = ("HX-Request", "HX-Target", "HX-Trigger", "HX-Trigger-Name", "HX-Boosted",
+                 "HX-History-Restore-Request")
+
+
+def page_key(request: HttpRequest, slug: str) -> str | None:
+    """The cache key of this request's page, or None when it must be rendered (not signed in,
+    not a member, no CSRF secret yet, a message waiting). Costs the version's one query."""
+    # The secret CsrfViewMiddleware read from the cookie (a malformed one is replaced by a
+    # new secret, which never repeats); a kept page's forms carry a token masking it.
+    csrf_secret = request.META.get("CSRF_COOKIE")
+    if not csrf_secret or request.session.get(SESSION_KEY) is None:
+        return None
+    if len(messages.get_messages(request)):  # counted, not shown: they stay for the page
+        return None
+    try:
+        row, seq, _ = _viewer(request, slug)
+    except Http404:
+        return None  # the view answers as it answers anyone who may not see the campaign
+    session = json.dumps(dict(request.session.items()), sort_keys=True, default=str)
+    parts = [slug, str(row["pk"]), str(row["role"]), str(row["is_superuser"]), str(seq),
+             request.get_full_path(), csrf_secret, session,
+             *(request.headers.get(h, "") for h in _HTMX_HEADERS)]
+    return "page:" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()
+
+
+class PageCache:
+    """Middleware (last in ``MIDDLEWARE``): answers the pages of ``CACHED_PAGES`` from the
+    ``pages`` cache when the viewer's key is there, and keeps what the view rendered otherwise.
+    On when ``settings.PAGE_CACHE`` is (by default when DEBUG is off)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        key = getattr(request, "_page_cache_key", None)
+        if key is not None and self._keep(request, response):
+            headers = {k: v for k, v in response.items()}
+            caches["pages"].set(key, (response.content, headers))
+        return response
+
+    @staticmethod
+    def _keep(request: HttpRequest, response: HttpResponse) -> bool:
+        return (response.status_code == 200 and not response.streaming
+                and not response.cookies and not request.session.modified
+                and not len(messages.get_messages(request)))
+
+    def process_view(self, request: HttpRequest, view: Any, args: Any,
+                     kwargs: dict[str, Any]) -> HttpResponse | None:
+        match = request.resolver_match
+        if (not getattr(settings, "PAGE_CACHE", False) or request.method != "GET"
+                or match is None or match.view_name not in CACHED_PAGES
+                or "slug" not in kwargs):
+            return None
+        key = page_key(request, kwargs["slug"])
+        if key is None:
+            return None
+        kept = caches["pages"].get(key)
+        if kept is None:
+            request._page_cache_key = key  # type: ignore[attr-defined]
+            return None
+        content, headers = kept
+        response = HttpResponse(content)
+        for name, value in headers.items():
+            response[name] = value
+        return response
 
 
 # --- notification settings ------------------------------------------------------------------

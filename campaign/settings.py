@@ -11,6 +11,9 @@ Environment variables (all optional in development):
 - ``SITE_URL``: the site's address, for links in notification e-mails and webhook posts.
 - ``TRUSTED_PROXY_COUNT``, ``AXES_FAILURE_LIMIT``, ``AXES_COOLOFF_MINUTES``: sign-in throttling
   (docs/deployment.md, "Sign-in").
+- ``PAGE_CACHE``: keep the phone's campaign pages rendered per viewer and chronicle version
+  (campaign/live.py); default on when DEBUG is off. ``PAGE_CACHE_SECONDS``: how long a kept
+  page lives at most (default 300).
 - ``EMAIL_URL``-style settings are not used: development prints mail to the console; production
   reads ``EMAIL_HOST``/``EMAIL_PORT``/``EMAIL_HOST_USER``/``EMAIL_HOST_PASSWORD``.
 """
@@ -104,6 +107,8 @@ MIDDLEWARE = [
     # Content-Security-Policy on every answer; failed sign-ins counted and refused (last).
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
+    # The phone's campaign pages answered from the page cache while nothing changed (last).
+    "campaign.live.PageCache",
 ]
 
 if not DEBUG:
@@ -153,6 +158,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Background work (campaign books, e-mail, webhooks) on Django's tasks framework: the queue is a
 # table of this database, worked through by `manage.py db_worker` (docs/deployment.md).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# The play, overview, kingdom and map pages kept rendered per viewer and chronicle version
+# (campaign/live.py, docs/performance.md): in each worker's memory, since a kept page saves a
+# render only where it is asked again, and a lookup costs no query.
+PAGE_CACHE = env_bool("PAGE_CACHE", not DEBUG)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "hexkeep-pages",
+        "TIMEOUT": env_int("PAGE_CACHE_SECONDS", 300),
+        "OPTIONS": {"MAX_ENTRIES": 400},
+    },
+}
 # The site's own address, for links in notification e-mails and webhook posts.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000" if DEBUG else "")
 
