@@ -90,7 +90,11 @@ class RuleSystem:
       ``<url_prefix>`` namespace), ``map_markers(campaign, kingdoms)`` (counters the map draws
       beside the shared army counters, as ``(tile id, mapsvg.Marker)`` pairs) and
       ``tile_tokens(tile)`` (lines for a tile panel's "Here now", as dicts of ``colour`` and
-      ``text``), and ``initial_tiles(game_map, seed)`` (the unsaved tiles of a new campaign's
+      ``text``), ``tile_actions(access, tile)`` (what this viewer may do on a tile now, for
+      the map's tile panel: a list of ``campaign.tile_actions.TileAction``, each naming the
+      system's own POST endpoint and its fields, and whether it is legal now with the reason
+      if not; the panel posts through that same endpoint, so the rules and refusals stay the
+      system's), and ``initial_tiles(game_map, seed)`` (the unsaved tiles of a new campaign's
       map, for a system whose maps are data rather than generated, e.g. a preset territory
       board; without it the map is generated in ``map_style``).
     - ``demo``: dotted path of the system's demo module (empty: the system has no demo), which

@@ -6,14 +6,15 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from campaign import mapsvg, mapview, services
+from campaign import mapsvg, mapview, services, tile_actions
 from campaign.access import Access, get_campaign_for, get_tile_for
 from campaign.forms import GenerateMapForm, TileForm
 from campaign.models import MapKind, Role, Tile
@@ -79,6 +80,9 @@ def _panel_context(access: Access, tile: Tile | None) -> dict:
     if tile_tokens is not None:
         context["tokens"] = tile_tokens(tile)
     context["territory"] = tile.map.kind == MapKind.TERRITORY
+    actions = tile_actions.actions_for(access, tile)
+    context["actions"] = [a for a in actions if a.legal]
+    context["actions_not_now"] = [a for a in actions if not a.legal]
     if access.is_gm:
         context["edge_rows"] = [
             (name, key, [(f, f.slug in tile.edges.get(key, [])) for f in system.edge_features])
@@ -174,6 +178,58 @@ def tile_panel(request: HttpRequest, slug: str, label: str) -> HttpResponse:
         context = {**tabs_context(access, "map"), **_panel_context(access, tile)}
         return render(request, "campaign/map.html#tile-panel", context)
     return render(request, "campaign/map.html", _map_context(access, tile))
+
+
+def _panel_answer(request: HttpRequest, access: Access, tile: Tile, status: int = 200,
+                  **extra: Any) -> HttpResponse:
+    tile = Tile.objects.select_related("map", "controller").get(pk=tile.pk)
+    context = {**tabs_context(access, "map"), **_panel_context(access, tile), **extra}
+    return render(request, "campaign/map.html#tile-panel", context, status=status)
+
+
+@login_required
+@require_POST
+def tile_act(request: HttpRequest, slug: str, label: str) -> HttpResponse:
+    """An action of the tile panel (``campaign.tile_actions``): looked up again among the
+    actions the rule system offers this viewer on this tile now, then posted to the system's
+    own endpoint with its fields, so the services and refusals are the play page's. htmx gets
+    the panel back saying what happened (the chronicle's words) or why not; a plain form post
+    comes back to the map on this tile."""
+    access = get_campaign_for(request, slug)
+    tile = get_tile_for(access, label)
+    key = request.POST.get("action", "")
+    action = next((a for a in tile_actions.actions_for(access, tile)
+                   if a.key == key and a.posts), None)
+    if action is None:
+        message = (f"That cannot be done on {tile.label} now: the campaign has moved on, or it "
+                   "is not yours to do. The panel shows what can be done here now.")
+        if request.htmx:
+            return _panel_answer(request, access, tile, 409, refusal=message)
+        return refuse(request, message, status=409, context=tabs_context(access, "map"))
+    before = access.campaign.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    match = resolve(action.url)
+    posted = QueryDict(mutable=True)
+    for name, value in action.fields.items():
+        posted.setlist(name, list(value) if isinstance(value, (list, tuple)) else [value])
+    request.POST = posted
+    response = match.func(request, *match.args, **match.kwargs)
+    if response.status_code >= 400:
+        if not request.htmx:
+            return response
+        # The system's refusal, as its endpoint worded and escaped it (campaign.views.common).
+        reason = mark_safe(response.content.decode())  # noqa: S308
+        return _panel_answer(request, access, tile, response.status_code, refusal=reason)
+    recorded = access.campaign.events.filter(seq__gt=before).order_by("seq").only(
+        "seq", "summary", "visibility", "kingdom_id")
+    events = [e for e in recorded if access.can_see_event(e)]
+    said = " ".join(e.summary for e in events) or f"Done: {action.label}."
+    if not request.htmx:
+        messages.success(request, said)
+        return redirect("campaign:tile", slug, tile.label)
+    access.campaign.refresh_from_db()
+    answer = _panel_answer(request, access, tile, did=said)
+    answer["HX-Trigger"] = "map-changed, campaign-changed"
+    return answer
 
 
 @login_required

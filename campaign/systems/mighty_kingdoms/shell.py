@@ -16,6 +16,7 @@ from campaign.systems.mighty_kingdoms import (
     views,
     winter,
 )
+from campaign.systems.mighty_kingdoms.map_actions import tile_actions  # noqa: F401
 from campaign.systems.mighty_kingdoms.models import Ship
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.sheets import SHEETS  # noqa: F401

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.models import Kingdom
+from campaign.systems.mighty_kingdoms import map_actions
 from campaign.systems.mighty_kingdoms.clock import PhaseHandler
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState
@@ -170,6 +171,14 @@ def play_context(state: MKState, access: Any) -> dict[str, Any]:
                                      if mk.MOVE in legal else ()),
                     "others": [(kind, mk.ORDER_NAMES[kind]) for kind in legal if kind != mk.MOVE],
                 })
+        # Each destination read with its terrain, settlement and who is there: the tokens
+        # around the tokens this page speaks of, read at once whoever's turn it is.
+        if around:
+            state.tokens_at([t.label for t in tiles.tiles])
+        described = {c: c for c in map_actions.choices(
+            state, [d for t in tokens for d in t["destinations"]], tiles)}
+        for t in tokens:
+            t["destinations"] = [described[d] for d in t["destinations"]]
         given = order_stats(state).given
         counts = mover_counts(state)
         waiting = sum(1 for pk in state.order if counts.get(pk, 0) > given.get(pk, 0))
@@ -198,9 +207,20 @@ def play_context(state: MKState, access: Any) -> dict[str, Any]:
         context["summer_to_resolve"] = mine
     elif phase == "C":
         context.update(battle_context(state, access, actor))
+        _describe_battle_tiles(state, context["summer_battles"])
     elif phase == "D":
         context["summer_reform"] = _reform_context(state, access)
     return context
+
+
+def _describe_battle_tiles(state: MKState, battles: list[dict[str, Any]]) -> None:
+    """Retreat and move-on choices read with their terrain, settlement and who is there
+    (``map_actions.choices``), as in every drop-down of tiles."""
+    for battle in battles:
+        for entry in battle["retreats"]:
+            entry["options"] = map_actions.choices(state, entry["options"])
+        for option in battle["winner_move"].values():
+            option["options"] = map_actions.choices(state, option["options"])
 
 
 def _reform_context(state: MKState, access: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from campaign.access import Access, get_campaign_for, get_kingdom_for
 from campaign.models import Kingdom, Role
 from campaign.parsing import ParseError, parse_dice, parse_id, parse_ids, parse_int
 from campaign.services import ServiceError
-from campaign.systems.mighty_kingdoms import setup, standings
+from campaign.systems.mighty_kingdoms import map_actions, setup, standings
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState
 from campaign.views.common import refuse, tabs_context
@@ -148,14 +148,17 @@ def setup_context(state: MKState, access: Access, limit: int | None = None) -> d
     if actor is not None:
         context["setup_actor"] = actor
         if step == "capital":
-            context["start_tiles"] = mk.legal_start_tiles(state.map)
+            context["start_tiles"] = map_actions.choices(
+                state, mk.legal_start_tiles(state.map), state.map)
         elif step == "settle" and state.kingdoms[actor.pk].start_tile:
             start = state.kingdoms[actor.pk].start_tile
-            context["settle_tiles"] = mk.legal_setup_tiles(state.map, start, actor.pk)
+            context["settle_tiles"] = map_actions.choices(
+                state, mk.legal_setup_tiles(state.map, start, actor.pk), state.map)
             context["settle_warnings"] = mk.setup_warnings(state.map, start)
             context["settle_start"] = start
         elif step == "army":
-            context["army_tiles"] = mk.legal_starting_army_tiles(state.map, actor.pk)
+            context["army_tiles"] = map_actions.choices(
+                state, mk.legal_starting_army_tiles(state.map, actor.pk), state.map)
     return context
 
 
