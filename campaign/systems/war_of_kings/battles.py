@@ -42,14 +42,15 @@ from campaign.systems.war_of_kings.rules.battle import (
     fight_round,
     read_faces,
 )
+from campaign.systems.war_of_kings.rules.options import DEFAULTS, Options
 
-# WOK-AMB-14: the rulebook gives no face counts; these tables are the app's assumption for
-# simulated rolls (8-sided red and blue, 6-sided purple, 6-sided grey), and every result rolled
-# with them is marked as simulated in the chronicle.
-RED_FACES = (WARHAMMER, WARHAMMER, WARHAMMER, SHIELD, SHIELD, FLAIL, BLANK, BLANK)
-BLUE_FACES = (FLAIL, FLAIL, FLAIL, SHIELD, SHIELD, WARHAMMER, BLANK, BLANK)
-PURPLE_FACES = (WARHAMMER, FLAIL, SHIELD, SHIELD, BLANK, BLANK)
-GREY_FACES = (SHIELD, SHIELD, SHIELD, BLANK, BLANK, BLANK)
+# WOK-AMB-14: the rulebook gives no face counts; the campaign's options say how many faces of
+# each die carry each symbol (8-sided red and blue, 6-sided purple and grey; these are the
+# defaults), and every result rolled with them is marked as simulated in the chronicle.
+RED_FACES = DEFAULTS.face_table("red")
+BLUE_FACES = DEFAULTS.face_table("blue")
+PURPLE_FACES = DEFAULTS.face_table("purple")
+GREY_FACES = DEFAULTS.face_table("grey")
 
 
 def _open(campaign: Campaign) -> st.Loaded:
@@ -80,13 +81,14 @@ def _attackers(loaded: st.Loaded, battle: Battle) -> list[str]:
 
 
 def simulate(roll: Callable[[int], int], red: int, blue: int, purple: int, grey: int,
-             *, attacker_side: bool) -> tuple[str, ...]:
-    """Symbols of one roll from the face tables: ``attacker_side`` rolls red, else blue; then
-    purple and grey dice (WOK-AMB-14)."""
-    main = RED_FACES if attacker_side else BLUE_FACES
+             *, attacker_side: bool, options: Options = DEFAULTS) -> tuple[str, ...]:
+    """Symbols of one roll from the campaign's face tables: ``attacker_side`` rolls red, else
+    blue; then purple and grey dice (WOK-AMB-14)."""
+    main = options.face_table("red" if attacker_side else "blue")
     faces: tuple[str, ...] = ()
-    for table, count in ((main, red if attacker_side else blue), (PURPLE_FACES, purple),
-                         (GREY_FACES, grey)):
+    for table, count in ((main, red if attacker_side else blue),
+                         (options.face_table("purple"), purple),
+                         (options.face_table("grey"), grey)):
         faces += read_faces(table, [roll(len(table)) for _ in range(count)])
     return faces
 
@@ -141,15 +143,17 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
                                       0 if ambush else state.fort(here),
                                       card_att, card_def, loaded.options)
                 rng = roll or _server_roll
+                opts = loaded.options
                 rolls = Rolls(
                     simulate(rng, dice.attack - dice.bonus_att, 0, dice.bonus_att, 0,
-                             attacker_side=True),
+                             attacker_side=True, options=opts),
                     simulate(rng, 0, dice.defense - dice.bonus_def - dice.fortification,
-                             dice.bonus_def, dice.fortification, attacker_side=False),
+                             dice.bonus_def, dice.fortification, attacker_side=False,
+                             options=opts),
                     simulate(rng, 0, dice.counter - dice.bonus_def, dice.bonus_def, 0,
-                             attacker_side=False),
+                             attacker_side=False, options=opts),
                     simulate(rng, dice.negation - dice.bonus_att, 0, dice.bonus_att, 0,
-                             attacker_side=True))
+                             attacker_side=True, options=opts))
             def ids(chosen: dict[int, int] | None) -> dict[str, int] | None:
                 return None if chosen is None else {st.army_id(n): h for n, h in chosen.items()}
 
@@ -158,7 +162,8 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
                                  card_att=card_att, card_def=card_def, fortified=not ambush,
                                  defender_allocation=ids(to_defenders),
                                  attacker_allocation=ids(to_attackers),
-                                 options=loaded.options)
+                                 options=loaded.options,
+                                 to_raze=bool(battle.data.get("raze")))
         except wb.RuleViolation as exc:
             raise _refuse(exc) from None
         new = result.state
@@ -300,6 +305,9 @@ def settle_conquest(campaign: Campaign, user: Any, number: int, raze: bool,
                 done = conquest.malador_takes(loaded.state, here, blue_face)
                 raze = done.razed
             else:
+                if battle.data.get("raze") and not raze:
+                    raise ServiceError(f"WOK-MIL-6: {owner} fought the militia of {here} to "
+                                       "raze the settlement; it is razed, not captured.")
                 done = conquest.conquer(loaded.state, here, owner, raze, loaded.options)
         except wb.RuleViolation as exc:
             raise _refuse(exc) from None

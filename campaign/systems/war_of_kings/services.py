@@ -412,6 +412,16 @@ def edit_territory(campaign: Campaign, user: Any, label: str, values: Mapping[st
             data.pop("malador", None)
         updates["data"] = data
         summary = f"The GM sets {label}'s emblem details."
+        if data.get("culture") != (tile.data or {}).get("culture"):
+            if data.get("culture") == "malador":
+                who = "the Malador"
+            elif "culture" in data:
+                who = next((k.name for k in loaded.kingdoms.values()
+                            if k.order_position == data["culture"]), str(data["culture"]))
+            else:
+                who = "its controller's"
+            summary = (f"The GM sets the culture of the settlement in {label} to {who} "
+                       "(WOK-CULT-1).")
         if values.get("malador") and not (tile.data or {}).get("malador"):
             summary = f"The Malador take {label} (recorded by the GM, WOK-TERR-1)."
         with Recorder(loaded.campaign, user, "wok.territory", summary) as rec:
@@ -438,11 +448,15 @@ def projected(loaded: st.Loaded) -> Holders:
 
 # --- movement and exploration (part of the player's turn) ---------------------------------------
 
-def move(campaign: Campaign, user: Any, number: int, to: str, forced_march: bool = False) -> Event:
+def move(campaign: Campaign, user: Any, number: int, to: str, forced_march: bool = False,
+         raze: bool = False) -> Event:
     """WOK-MOVE-1..8, WOK-AMB-31: move one army of the active player to a legal destination; it
     becomes unready. Walking into an empty enemy territory conquers it at once; an offer of
     battle is recorded for the Battle Resolution Phase (WOK-BATTLE-1); an unexplored territory
-    waits for the Exploration Phase (WOK-EXPL-1)."""
+    waits for the Exploration Phase (WOK-EXPL-1). An undefended settlement of the army's own
+    culture is liberated, unless ``raze``: then its inhabitants muster a militia and the offer
+    of battle is fought as against another culture, the settlement razed if it falls
+    (WOK-MIL-6)."""
     from campaign.systems.war_of_kings.rules.armies import move as move_rule
 
     with transaction.atomic():
@@ -457,25 +471,35 @@ def move(campaign: Campaign, user: Any, number: int, to: str, forced_march: bool
         except wb.RuleViolation as exc:
             raise _refuse(exc) from None
         army = loaded.state.army(ident)
-        if result.outcome == "liberate":
+        reason = result.reason
+        outcome = result.outcome
+        if raze and outcome != "liberate":
+            raise ServiceError("WOK-MIL-6: only an undefended settlement of the army's own "
+                               f"culture is liberated or razed on arrival; {to} is not one.")
+        if outcome == "liberate" and raze:
+            outcome = "battle"
+            reason = (f"{army.owner} comes to raze the {army.culture} settlement in {to}: its "
+                      "militia musters and fights (WOK-MIL-6).")
+        elif outcome == "liberate":
             from campaign.systems.war_of_kings.rules.conquest import liberate
 
             new = liberate(new, to, ident)
         summary = (f"{army.owner} moves army {number} from {army.territory} to {to}"
-                   f"{' by Forced March' if forced_march else ''}: {result.reason}")
+                   f"{' by Forced March' if forced_march else ''}: {reason}")
         with Recorder(loaded.campaign, user, "wok.move", summary,
-                      data={"army": number, "to": to, "outcome": result.outcome}) as rec:
+                      data={"army": number, "to": to, "outcome": outcome}) as rec:
             st.apply(rec, loaded, new, rule_id="WOK-MOVE-5", source=summary[:120])
-            if result.outcome == "battle":
-                offer_battle(rec, loaded, to, army.owner, [number])
+            if outcome == "battle":
+                offer_battle(rec, loaded, to, army.owner, [number], to_raze=raze)
         return rec.event  # type: ignore[return-value]
 
 
 def offer_battle(rec: Recorder, loaded: st.Loaded, territory: str, attacker: str,
                  numbers: Sequence[int], explored: bool = False, ambush: bool = False,
-                 marauder_card: bool = False) -> None:
+                 marauder_card: bool = False, to_raze: bool = False) -> None:
     """WOK-BATTLE-1, WOK-MOVE-6: armies arriving in one territory join one offer of battle,
-    resolved in the Battle Resolution Phase."""
+    resolved in the Battle Resolution Phase. ``to_raze``: the offer is against the militia of a
+    settlement of the attacker's own culture, which it came to raze (WOK-MIL-6)."""
     from campaign.systems.war_of_kings.models import Battle
 
     pending = Battle.objects.filter(campaign=loaded.campaign, tile=loaded.tiles[territory],
@@ -488,17 +512,21 @@ def offer_battle(rec: Recorder, loaded: st.Loaded, territory: str, attacker: str
                           data={"attackers": list(numbers),
                                 **({"explored": True} if explored else {}),
                                 **({"ambush": True} if ambush else {}),
-                                **({"marauder_card": True} if marauder_card else {})}))
+                                **({"marauder_card": True} if marauder_card else {}),
+                                **({"raze": True} if to_raze else {})}))
     else:
         rec.update(pending, data={**pending.data, "attackers": [
-            *pending.data.get("attackers", []), *numbers]})
+            *pending.data.get("attackers", []), *numbers],
+            **({"raze": True} if to_raze else {})})
 
 
 def explore(campaign: Campaign, user: Any, territory: str, colour: str, row: int,
-            road_to: Sequence[str] = (), plague_hits: Mapping[int, int] | None = None) -> Event:
+            road_to: Sequence[str] = (), plague_hits: Mapping[int, int] | None = None,
+            face: str = "") -> Event:
     """WOK-EXPL-1..5, WOK-AMB-7, WOK-AMB-8: apply the Table 9 result the table read (the
     Resource Die's colour and the printed row) to an unexplored territory the active player's
-    armies entered this turn."""
+    armies entered this turn. With ``face`` (the purple Bonus Battle Die's symbol) the row is
+    the one the campaign's options map that symbol to (WOK-AMB-7)."""
     from campaign.systems.war_of_kings.rules import armies as ar
 
     with transaction.atomic():
@@ -506,6 +534,11 @@ def explore(campaign: Campaign, user: Any, territory: str, colour: str, row: int
         state = loaded.state
         if territory not in loaded.tiles:
             raise ServiceError(f"There is no territory {territory} on this board.")
+        if face:
+            row = loaded.options.explore_row(face)
+            if not row:
+                raise ServiceError(f"WOK-AMB-7: this campaign has not said which row of Table "
+                                   f"9 a {face} on the bonus die reads; pick the row.")
         kingdom = state.active
         explorers = [a.id for a in state.armies_in(territory, kingdom)] if kingdom else []
         try:
@@ -521,8 +554,10 @@ def explore(campaign: Campaign, user: Any, territory: str, colour: str, row: int
                               marauder_ids=marauders, options=loaded.options)
         except wb.RuleViolation as exc:
             raise _refuse(exc) from None
-        summary = (f"{kingdom} explores {territory}: {colour} row {row}, "
-                   f"{result.replace('_', ' ')}; {done.outcome.replace('_', ' ')} (WOK-EXPL-2).")
+        summary = (f"{kingdom} explores {territory}: {colour}"
+                   + (f" and {face} (row {row}, WOK-AMB-7)" if face else f" row {row}")
+                   + f", {result.replace('_', ' ')}; {done.outcome.replace('_', ' ')} "
+                   "(WOK-EXPL-2).")
         with Recorder(loaded.campaign, user, "wok.explore", summary,
                       data={"territory": territory, "colour": colour, "row": row}) as rec:
             rec.roll("exploration", [wb.COLOURS.index(colour) + 1, row], "table")

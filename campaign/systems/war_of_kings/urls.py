@@ -29,4 +29,7 @@ urlpatterns = [
     path("cards/", views.card, name="card"),
     path("marauders/move/", views.marauders_move, name="marauders_move"),
     path("battle/malador-die/", views.malador_die, name="malador_die"),
+    path("cards/effect/", views.card_effect, name="card_effect"),
+    path("marauders/rebellion/", views.rebellion, name="rebellion"),
+    path("territory/culture/", views.culture, name="culture"),
 ]

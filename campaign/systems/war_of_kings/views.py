@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import Access, get_campaign_for, get_kingdom_for
@@ -345,6 +346,17 @@ def play_context(access: Access) -> dict[str, Any]:
             for k in state.kingdoms
             for check in (support(state, k),)
             if check.unsupported and k not in run.get("settled", [])]
+    if access.is_gm and not loaded.over:
+        from campaign.systems.war_of_kings.models import Card
+
+        # WOK-EVENT-5: the GM carries out a card's effect; recently played cards are offered.
+        context["card_effects"] = {
+            "armies": [{"number": int(a.id[1:]), "owner": wb.who(a.owner), "where": a.territory,
+                        "damage": a.damage, "ready": a.ready} for a in state.armies],
+            "played": list(dict.fromkeys(
+                Card.objects.filter(campaign=campaign, played_round__isnull=False)
+                .order_by("-played_round", "-pk").values_list("name", flat=True)[:20])),
+        }
     me = access.kingdom if access.kingdom and access.kingdom.name in state.capitals else None
     if me is None and access.is_gm and state.active:
         me = loaded.kingdom(state.active)
@@ -444,7 +456,7 @@ def move(request: HttpRequest, slug: str) -> HttpResponse:
     _active_or_gm(access)
     return _run(request, access, lambda: services.move(
         access.campaign, request.user, _number(request, "army"), _text(request, "to"),
-        request.POST.get("forced_march") == "on"))
+        request.POST.get("forced_march") == "on", raze=request.POST.get("raze") == "on"))
 
 
 @login_required
@@ -461,9 +473,11 @@ def explore(request: HttpRequest, slug: str) -> HttpResponse:
             if key.startswith("plague_") and value.strip():
                 hits[parse_int(key[7:], 1, 999_999, "army")] = parse_int(value, 0, 6,
                                                                         "plague hits")
+        face = _choice(request, "face", ("", "warhammer", "flail", "shield", "blank"))
+        row = parse_int(request.POST.get("row", ""), 1, 3, "row", default=0 if face else None)
         return services.explore(access.campaign, request.user, _text(request, "territory"),
-                                _choice(request, "colour", wb.COLOURS),
-                                parse_int(request.POST.get("row", ""), 1, 3, "row"), roads, hits)
+                                _choice(request, "colour", wb.COLOURS), row, roads, hits,
+                                face=face)
 
     return _run(request, access, action)
 
@@ -557,6 +571,14 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
             if state.ctrl(code) is None]
     elif state.phase == wb.SUPPLY:
         context["resupply"] = battles.resupply_options(loaded, active)
+    elif state.phase == wb.EVENT_DIE:
+        from campaign.systems.war_of_kings.cards import rebels
+        from campaign.systems.war_of_kings.rules.conquest import malador_decider
+
+        # WOK-MAL-17: what "Incite Revolt" could turn now, for the player to the left (WOK-MAL-9).
+        context["rebels"] = rebels(loaded)
+        context["malador_decider"] = loaded.kingdom(malador_decider(state))
+    context["explore_faces"] = loaded.options.explore_faces_known
     battles_ = list(Battle.objects.filter(campaign=loaded.campaign,
                                           status=Battle.Status.PENDING)
                     .select_related("tile").order_by("number"))
@@ -574,7 +596,8 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
                      "militia": state.lvl(here) and not state.armies_in(here, holder),
                      "last": (b.data.get("rounds") or [{}])[-1].get("outcome"),
                      "won": b.data.get("won"), "explored": b.data.get("explored"),
-                     "ambush": b.data.get("ambush"), "malador": b.attacker_id is None})
+                     "ambush": b.data.get("ambush"), "malador": b.attacker_id is None,
+                     "to_raze": b.data.get("raze")})
     context["pending_battles"] = rows
     return context
 
@@ -636,3 +659,94 @@ def malador_die(request: HttpRequest, slug: str) -> HttpResponse:
     return _run(request, access, lambda: battles.settle_conquest(
         access.campaign, request.user, _number(request, "battle"), False,
         _choice(request, "face", ("flail", "warhammer", "shield", "blank"))))
+
+
+# --- card effects, rebellion and culture (WOK-EVENT-5, WOK-MAL-17, WOK-CULT-1) ------------------
+
+CARD_EFFECTS = ("stockpile", "army", "place", "road")
+
+
+def _signed_int(request: HttpRequest, name: str, lo: int, hi: int) -> int:
+    raw = request.POST.get(name, "").strip()
+    return parse_int(raw[1:] if raw.startswith("+") else raw, lo, hi, name, default=0)
+
+
+@login_required
+@require_POST
+def card_effect(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-EVENT-5: the GM carries out what a card says (its text is not in the rulebook):
+    goods into or out of a stockpile, damage or readiness of an army, a new army, a road. The
+    card's name and a reason are required and go into the chronicle and the ledger."""
+    from campaign.systems.war_of_kings import cards
+
+    access = wok_access(request, slug, role=Role.GM)
+
+    def action() -> Any:
+        what = _choice(request, "effect", CARD_EFFECTS)
+        card = request.POST.get("card", "")[:61]
+        reason = request.POST.get("reason", "")[:121]
+        if what == "stockpile":
+            kingdom = acting_kingdom(request, access)
+            changes = {r: _signed_int(request, r, -99, 99) for r in st.STOCK_FIELDS}
+            return cards.adjust_stockpile(access.campaign, request.user, kingdom, changes,
+                                          card, reason)
+        if what == "army":
+            ready = _choice(request, "ready", ("", "ready", "unready"))
+            return cards.change_army(access.campaign, request.user, _number(request, "army"),
+                                     card, reason, damage=_signed_int(request, "damage", -3, 3),
+                                     ready=None if not ready else ready == "ready")
+        if what == "place":
+            return cards.place_army(access.campaign, request.user,
+                                    acting_kingdom(request, access),
+                                    _text(request, "territory"), card, reason)
+        return cards.lay_road(access.campaign, request.user, _text(request, "a"),
+                              _text(request, "b"), card, reason)
+
+    return _run(request, access, action)
+
+
+@login_required
+@require_POST
+def rebellion(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-MAL-17, WOK-MAL-9: under "Incite Revolt" a settlement rebels; the player to the
+    active player's left (or a GM) carries the card out."""
+    from campaign.systems.war_of_kings import cards
+
+    access = wok_access(request, slug)
+    if not access.is_gm and access.kingdom is None:
+        raise PermissionDenied("You have no kingdom in this campaign.")
+    acting = None if access.is_gm else access.kingdom.name  # type: ignore[union-attr]
+    return _run(request, access, lambda: cards.rebellion(
+        access.campaign, request.user, _text(request, "territory"), acting))
+
+
+@login_required
+@require_POST
+def culture(request: HttpRequest, slug: str) -> HttpResponse:
+    """WOK-CULT-1: the GM picks the culture of a territory's settlement from the kingdoms in
+    the game (or the Malador) on the map's tile panel; the rest of the territory stays."""
+    access = wok_access(request, slug, role=Role.GM)
+
+    def action() -> Any:
+        label = _text(request, "label")
+        raw = request.POST.get("culture", "").strip()
+        value: Any
+        if raw == "malador":
+            value = "malador"
+        elif raw:
+            value = parse_int(raw, 1, 9, "culture")
+        else:
+            value = None
+        return services.edit_territory(access.campaign, request.user, label,
+                                       {"culture": value})
+
+    try:
+        event = action()
+    except ParseError as exc:
+        return refuse(request, str(exc), status=400, context=tabs_context(access, "map"))
+    except ServiceError as exc:
+        return refuse(request, str(exc), status=409, context=tabs_context(access, "map"))
+    messages.success(request, event.summary)
+    return redirect(f"{reverse('campaign:map', args=[access.campaign.slug])}"
+                    f"?tile={_text(request, 'label')}")
+

@@ -210,13 +210,14 @@ def fight_round(state: GameState, territory: str, attackers: Sequence[str], roll
                 card_att: int = 0, card_def: int = 0, fortified: bool = True,
                 defender_allocation: Mapping[str, int] | None = None,
                 attacker_allocation: Mapping[str, int] | None = None,
-                options: Options = DEFAULTS) -> RoundResult:
+                options: Options = DEFAULTS, to_raze: bool = False) -> RoundResult:
     """One battle round, WOK-BATTLE-6..12, WOK-ARMY-6, WOK-ARMY-7, WOK-MIL-1..5, WOK-AMB-10..13.
     Defenders default to the controller's armies in the territory; with none, the settlement's
     militia fights (WOK-MIL-1, WOK-BATTLE-3). Armies reaching 3 counters still counterattack and
     are removed at the end (WOK-BATTLE-10); so does a fully damaged militia (WOK-AMB-12). The
     defender keeps the territory when both sides are wiped out (WOK-AMB-11). ``fortified=False``
-    drops the grey dice, as in an ambush (WOK-AMB-9)."""
+    drops the grey dice, as in an ambush (WOK-AMB-9). ``to_raze``: the attacker came to raze a
+    settlement of its own culture, so its inhabitants muster and fight (WOK-MIL-6)."""
     if not attackers:
         raise RuleViolation("WOK-BATTLE-1: a battle needs at least one attacking army.")
     holder = state.ctrl(territory)
@@ -229,7 +230,7 @@ def fight_round(state: GameState, territory: str, attackers: Sequence[str], roll
     is_militia = not defenders
     if is_militia:
         culture = state.holding(territory).culture
-        if level and culture == state.army(attackers[0]).culture:
+        if level and culture == state.army(attackers[0]).culture and not to_raze:
             raise RuleViolation(f"WOK-BATTLE-3: the {culture} settlement in {territory} is "
                                 "liberated, not fought (WOK-MIL-6).")
     table = militia(level, options) if is_militia else None

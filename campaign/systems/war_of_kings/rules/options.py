@@ -51,6 +51,12 @@ class Options:
     * ``resupply_needs_controlled_chain``: v0.6 asks only for a road link (WOK-V06-16).
     * ``rebellion_to``: the settlement's culture (WOK-AMB-21) or the Malador (WOK-V06-19).
     * ``eliminated_territories``: ``malador`` or ``uncontrolled`` (WOK-AMB-19).
+    * ``red_*`` / ``blue_*`` / ``purple_*`` / ``grey_shields``: how many faces of each battle
+      die carry each symbol, the rest blank, for the app's simulated rolls (WOK-AMB-14; the
+      rulebook gives no counts, so these are the group's to set: red and blue are 8-sided,
+      purple and grey 6-sided; symbols beyond a die's faces are dropped in the order listed).
+    * ``explore_row_*``: which Table 9 row each purple Bonus Battle Die symbol reads in
+      exploration, 0 while unknown so the players pick the row (WOK-AMB-7).
     """
 
     ap_target: int = 13
@@ -74,6 +80,20 @@ class Options:
     resupply_needs_controlled_chain: bool = True
     rebellion_to: str = TO_CULTURE
     eliminated_territories: str = TO_MALADOR
+    red_warhammers: int = 3
+    red_shields: int = 2
+    red_flails: int = 1
+    blue_flails: int = 3
+    blue_shields: int = 2
+    blue_warhammers: int = 1
+    purple_warhammers: int = 1
+    purple_flails: int = 1
+    purple_shields: int = 2
+    grey_shields: int = 3
+    explore_row_warhammer: int = 0
+    explore_row_flail: int = 0
+    explore_row_shield: int = 0
+    explore_row_blank: int = 0
 
     def __post_init__(self) -> None:
         if self.ap_target < 1:
@@ -91,6 +111,37 @@ class Options:
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}.")
+        for face in ("warhammer", "flail", "shield", "blank"):
+            if getattr(self, f"explore_row_{face}") not in (0, 1, 2, 3):
+                raise ValueError("A bonus-die face reads row 1, 2 or 3 of Table 9, or 0 while "
+                                 "unknown (WOK-AMB-7).")
+
+    def face_table(self, die: str) -> tuple[str, ...]:
+        """WOK-AMB-14: the faces of one die (``red``, ``blue``, ``purple``, ``grey``) as the
+        group set them, blanks filling the rest."""
+        sides = 8 if die in ("red", "blue") else 6
+        counts = {
+            "red": (("warhammer", self.red_warhammers), ("shield", self.red_shields),
+                    ("flail", self.red_flails)),
+            "blue": (("flail", self.blue_flails), ("shield", self.blue_shields),
+                     ("warhammer", self.blue_warhammers)),
+            "purple": (("warhammer", self.purple_warhammers), ("flail", self.purple_flails),
+                       ("shield", self.purple_shields)),
+            "grey": (("shield", self.grey_shields),),
+        }[die]
+        # Symbols beyond the die's faces are not used (the settings form checks each count
+        # alone), so a table always has exactly ``sides`` faces.
+        faces = tuple(symbol for symbol, n in counts for _ in range(max(0, n)))[:sides]
+        return faces + ("blank",) * (sides - len(faces))
+
+    def explore_row(self, face: str) -> int:
+        """WOK-AMB-7: the Table 9 row a bonus-die symbol reads, 0 while the group has not set
+        it."""
+        return int(getattr(self, f"explore_row_{face}", 0) or 0)
+
+    @property
+    def explore_faces_known(self) -> bool:
+        return any(self.explore_row(f) for f in ("warhammer", "flail", "shield", "blank"))
 
 
 DEFAULTS = Options()
@@ -168,6 +219,28 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                TO_MALADOR, rule_id="WOK-AMB-19",
                choices=((TO_MALADOR, "Pass to the Malador"),
                         (UNCONTROLLED, "Become uncontrolled"))),
+    *(OptionSpec(name, label, "int", default, rule_id="WOK-AMB-14", minimum=0, maximum=sides,
+                 help=help_)
+      for name, label, default, sides, help_ in (
+          ("red_warhammers", "Red battle die: warhammer faces", 3, 8,
+           "The red and blue dice have 8 faces; faces not given a symbol are blank. Used only "
+           "when the app rolls (marked simulated)."),
+          ("red_shields", "Red battle die: shield faces", 2, 8, ""),
+          ("red_flails", "Red battle die: flail faces", 1, 8, ""),
+          ("blue_flails", "Blue battle die: flail faces", 3, 8, ""),
+          ("blue_shields", "Blue battle die: shield faces", 2, 8, ""),
+          ("blue_warhammers", "Blue battle die: warhammer faces", 1, 8, ""),
+          ("purple_warhammers", "Purple bonus die: warhammer faces", 1, 6,
+           "The purple and grey dice have 6 faces."),
+          ("purple_flails", "Purple bonus die: flail faces", 1, 6, ""),
+          ("purple_shields", "Purple bonus die: shield faces", 2, 6, ""),
+          ("grey_shields", "Grey fortification die: shield faces", 3, 6, ""),
+      )),
+    *(OptionSpec(f"explore_row_{face}", f"Exploration: a {face} on the bonus die reads row",
+                 "int", 0, rule_id="WOK-AMB-7", minimum=0, maximum=3,
+                 help=("0 while unknown: the players pick the row of Table 9 themselves."
+                       if face == "warhammer" else ""))
+      for face in ("warhammer", "flail", "shield", "blank")),
 )
 
 
