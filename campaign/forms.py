@@ -115,9 +115,20 @@ class CampaignSettingsForm(forms.Form):
 
 
 class InvitationForm(forms.Form):
+    # Days the link works; "0" for until revoked. A post without it (an older form) gets the
+    # default, a week.
+    VALID_FOR = [("1", "1 day"), ("7", "7 days"), ("30", "30 days"), ("0", "Until revoked")]
+    DEFAULT_DAYS = 7
+
     role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER)
     single_use = forms.BooleanField(required=False, initial=True, label="Single use")
+    valid_for = forms.ChoiceField(choices=VALID_FOR, initial="7", required=False,
+                                  label="Link works for")
     note = forms.CharField(max_length=100, required=False, help_text="e.g. who it is for")
+
+    def clean_valid_for(self) -> int:
+        value = self.cleaned_data.get("valid_for")
+        return self.DEFAULT_DAYS if value in (None, "") else int(value)  # one of VALID_FOR
 
 
 class RoleForm(forms.Form):

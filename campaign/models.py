@@ -11,6 +11,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import cached_property
 
 from campaign.rulesystems import RuleSystem, get_system
@@ -119,6 +120,8 @@ class Invitation(models.Model):
     uses = models.PositiveIntegerField(default=0)
     note = models.CharField(max_length=100, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # None: the link works until it is revoked (or used, when single-use).
+    expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -131,8 +134,20 @@ class Invitation(models.Model):
         return f"Invitation to {self.campaign} as {self.role}"
 
     @property
+    def state(self) -> str:
+        """"usable", or why not: "revoked", "used" (a single-use link once used) or "expired"
+        (in that order, when several hold)."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.single_use and self.uses >= 1:
+            return "used"
+        if self.expires_at is not None and self.expires_at <= timezone.now():
+            return "expired"
+        return "usable"
+
+    @property
     def is_usable(self) -> bool:
-        return self.revoked_at is None and not (self.single_use and self.uses >= 1)
+        return self.state == "usable"
 
     def get_absolute_url(self) -> str:
         return reverse("join", args=[self.token])

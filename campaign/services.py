@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any, Iterable, Iterator
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -216,14 +217,19 @@ def update_campaign(
 
 
 def create_invitation(
-    campaign: Campaign, user: AbstractBaseUser, *, role: str, single_use: bool, note: str = ""
+    campaign: Campaign, user: AbstractBaseUser, *, role: str, single_use: bool, note: str = "",
+    valid_days: int = 0,
 ) -> Invitation:
+    """A link to join ``campaign`` as ``role``; it stops working after ``valid_days`` days
+    (0: only when revoked, or once used if ``single_use``)."""
     if role not in Role.values:
         raise ServiceError(f"Unknown role {role!r}.")
+    expires_at = timezone.now() + timedelta(days=valid_days) if valid_days > 0 else None
     with transaction.atomic():
         lock_campaign(campaign)
         invitation = Invitation(
-            campaign=campaign, role=role, single_use=single_use, note=note, created_by=user
+            campaign=campaign, role=role, single_use=single_use, note=note, created_by=user,
+            expires_at=expires_at,
         )
         kind = "single-use " if single_use else ""
         with Recorder(
@@ -249,6 +255,19 @@ def revoke_invitation(invitation: Invitation, user: AbstractBaseUser) -> None:
             rec.update(invitation, revoked_at=timezone.now())
 
 
+INVITATION_REFUSALS = {
+    "revoked": "This invitation link was revoked; ask whoever sent it for a new one.",
+    "used": "This invitation link was for one person and has been used; ask whoever sent it "
+            "for a new one.",
+    "expired": "This invitation link has expired; ask whoever sent it for a new one.",
+}
+
+
+def unusable_invitation_text(state: str) -> str:
+    """Why a link no longer works, in words that reveal nothing else (not even the campaign)."""
+    return INVITATION_REFUSALS.get(state, "This invitation link no longer works.")
+
+
 def accept_invitation(token: str, user: AbstractBaseUser) -> tuple[Campaign, bool]:
     """Join through an invitation; returns the campaign and whether a membership was created."""
     with transaction.atomic():
@@ -266,8 +285,7 @@ def accept_invitation(token: str, user: AbstractBaseUser) -> tuple[Campaign, boo
         if Membership.objects.filter(campaign=campaign, user=user).exists():
             return campaign, False
         if not invitation.is_usable:
-            raise ServiceError(
-                "This invitation has been used or revoked; ask the GM for a new one.")
+            raise ServiceError(unusable_invitation_text(invitation.state))
         with Recorder(
             campaign, user, "member.joined",
             f"{user} joined as {Role(invitation.role).label.lower()}.",

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from campaign.forms import SignupForm
+from campaign.models import Invitation
 
 MAX_NEXT_LENGTH = 2000
 
@@ -41,8 +44,26 @@ class SafeNext:
         return safe_next(self.request, self.request.POST.get(name, self.request.GET.get(name)))
 
 
+def invitation_behind(next_url: str) -> Invitation | None:
+    """The invitation a sign-up or log-in comes back to accept (``next`` is its join link), if
+    it still works: the form can then say which campaign it leads to. A link that no longer
+    works says nothing here; the join page tells why."""
+    try:
+        match = resolve(next_url.split("?", 1)[0]) if next_url else None
+    except Resolver404:
+        return None
+    if match is None or match.view_name != "join":
+        return None
+    invitation = (Invitation.objects.select_related("campaign", "created_by")
+                  .filter(token=match.kwargs.get("token", "")).first())
+    return invitation if invitation is not None and invitation.is_usable else None
+
+
 class LoginView(SafeNext, auth_views.LoginView):
-    pass
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["invitation"] = invitation_behind(context.get("next", ""))
+        return context
 
 
 class LogoutView(SafeNext, auth_views.LogoutView):
@@ -63,5 +84,6 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Welcome, {user.get_username()}!")
         return HttpResponseRedirect(target)
     status = 400 if request.method == "POST" else 200
-    return render(request, "registration/signup.html", {"form": form, "next": next_url},
-                  status=status)
+    return render(request, "registration/signup.html", {
+        "form": form, "next": next_url, "invitation": invitation_behind(next_url),
+    }, status=status)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -50,6 +51,7 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     invitation = services.create_invitation(
         access.campaign, request.user, role=form.cleaned_data["role"],
         single_use=form.cleaned_data["single_use"], note=form.cleaned_data["note"],
+        valid_days=form.cleaned_data["valid_for"],
     )
     messages.success(request, "Invitation created: copy the link and send it.")
     return redirect(f"{access.campaign.get_absolute_url()}members/#inv-{invitation.pk}")
@@ -101,13 +103,28 @@ def remove(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     return redirect("campaign:members", access.campaign.slug)
 
 
-@login_required
+# What each role may do, as the join page tells whoever is invited.
+ROLE_PROMISE = {
+    Role.GM: "run the campaign with the other GMs: see and change everything, close phases and "
+             "undo",
+    Role.PLAYER: "rule a kingdom: found your own or claim one the GM has founded, and play it "
+                 "from your phone",
+    Role.OBSERVER: "follow the campaign: the map, the standings and the public chronicle",
+}
+
+
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    invitation = Invitation.objects.select_related("campaign").filter(token=token).first()
+    """An invitation link. Open to everyone: whoever is signed out sees the campaign, who invites
+    and the role before signing up or logging in, which both come back here to accept. A link
+    that no longer works says only why (revoked, used or expired), to anyone, and answers 410."""
+    invitation = (Invitation.objects.select_related("campaign", "created_by")
+                  .filter(token=token).first())
     if invitation is None:
         return refuse(request, "This invitation link is not valid.", status=404)
     if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
         try:
             campaign, created = services.accept_invitation(token, request.user)
         except services.ServiceError as exc:
@@ -117,7 +134,24 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         else:
             messages.info(request, f"You are already in {campaign.name}.")
         return redirect(campaign.get_absolute_url())
-    already = Membership.objects.filter(campaign=invitation.campaign, user=request.user).exists()
-    status = 200 if invitation.is_usable or already else 410
-    return render(request, "campaign/join.html",
-                  {"invitation": invitation, "already": already}, status=status)
+    campaign = invitation.campaign
+    already = request.user.is_authenticated and Membership.objects.filter(
+        campaign=campaign, user=request.user).exists()
+    if already:
+        return render(request, "campaign/join.html", {"invitation": invitation, "already": True})
+    if not invitation.is_usable:
+        return render(request, "campaign/join.html", {
+            "refusal": services.unusable_invitation_text(invitation.state),
+        }, status=410)
+    gms = [m.user.get_username() for m in Membership.objects.filter(
+        campaign=campaign, role=Role.GM).select_related("user").order_by("user__username")]
+    inviter = invitation.created_by.get_username() if invitation.created_by else ""
+    return render(request, "campaign/join.html", {
+        "invitation": invitation,
+        "campaign": campaign,
+        "gms": gms,
+        "inviter": inviter,
+        "role_label": Role(invitation.role).label.lower(),
+        "promise": ROLE_PROMISE[Role(invitation.role)],
+        "back": request.path,
+    })

@@ -282,15 +282,21 @@ def test_create_campaign_refuses_unknown_system(world: World) -> None:
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
-def test_join_page_needs_login_only(world: World, persona: str) -> None:
+def test_join_page_is_open_and_joining_needs_login(world: World, persona: str) -> None:
+    """Whoever holds a working link sees the campaign before signing up; joining (a POST) still
+    needs an account."""
     url = reverse("join", args=[world.invitation.token])
     response = world.client(persona).get(url)
+    assert response.status_code == 200
+    assert world.campaign.name.encode() in response.content
     if persona == "anonymous":
+        assert f'href="{reverse("signup")}?next={quote(url)}"'.encode() in (
+            response.content)
+        before = dump()
+        response = world.client(persona).post(url)
         assert response.status_code == 302
         assert response["Location"] == f"{reverse('login')}?next={quote(url)}"
-    else:
-        assert response.status_code == 200
-        assert world.campaign.name.encode() in response.content
+        assert dump() == before
 
 
 def test_admin_site_is_for_superusers_only(world: World) -> None:
