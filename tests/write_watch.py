@@ -21,8 +21,19 @@ from django.test import Client
 
 from campaign import chronicle
 
-# The project's apps whose tables hold campaign data.
-CAMPAIGN_APPS = ("campaign", "ledger", "battles", "mighty_kingdoms")
+
+def _campaign_apps() -> tuple[str, ...]:
+    """The project's apps whose tables hold campaign data: the core's and every registered rule
+    system's own app (its package is an app), so a new system is watched without a list to keep
+    by hand."""
+    from campaign.rulesystems import REGISTRY
+
+    packages = {entry.partition(":")[0] for entry in REGISTRY.values()}
+    systems = sorted(c.label for c in apps.get_app_configs() if c.name in packages)
+    return ("campaign", "ledger", "battles", *systems)
+
+
+CAMPAIGN_APPS = _campaign_apps()
 # Written outside an event on purpose: the chronicle itself (the recorder writes the event row
 # and an undo marks the event it undid), a form's one-time token (bookkeeping of the request,
 # written in the transaction of what the form created) and print jobs (progress of a PDF).

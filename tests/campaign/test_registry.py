@@ -362,6 +362,19 @@ def test_system_package_is_an_installed_app_with_its_own_label(slug: str) -> Non
 
 
 @pytest.mark.parametrize("slug", SLUGS)
+def test_system_tables_are_watched_for_writes_outside_events_and_undo(slug: str) -> None:
+    """The write and undo watches of tests/ cover every system's tables, without a list by hand."""
+    from django.apps import apps
+
+    from tests import undo_watch, write_watch
+
+    package = REGISTRY[slug].partition(":")[0]
+    label = next(c.label for c in apps.get_app_configs() if c.name == package)
+    assert label in write_watch.CAMPAIGN_APPS
+    assert label in undo_watch.CAMPAIGN_APPS
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_transfer_section_has_its_four_parts(slug: str) -> None:
     system = get_system(slug)
     assert system.transfer

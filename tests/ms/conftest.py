@@ -66,19 +66,6 @@ class Table:
         return self.state()
 
 
-@pytest.fixture(autouse=True)
-def _watch_this_system(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The undo and write watches of tests/ also dump and watch this system's table (autouse,
-    so it comes before the watches are made)."""
-    from tests import undo_watch, write_watch
-
-    apps = (*write_watch.CAMPAIGN_APPS, "middle_sea")
-    if "middle_sea" not in write_watch.CAMPAIGN_APPS:
-        monkeypatch.setattr(write_watch, "CAMPAIGN_APPS", apps)
-    if "middle_sea" not in undo_watch.CAMPAIGN_APPS:
-        monkeypatch.setattr(undo_watch, "CAMPAIGN_APPS", apps)
-
-
 @pytest.fixture
 def table(db: Any) -> Iterator[Table]:
     gm = make_user("gm")
