@@ -34,6 +34,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
+from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.db.models.signals import post_save
 from django_tasks import task
 
@@ -109,6 +110,29 @@ def whose_turn(campaign: Campaign) -> list[int]:
     except Exception:  # a system's fault must not hold back the other notifications
         logger.exception("whose_turn failed for campaign %s", campaign.pk)
         return []
+
+
+def with_told_turn(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
+    """``campaigns`` annotated for ``turn_now``: the turn the notifications last read, the last
+    event they read, and the campaign's latest event (one query for the whole list)."""
+    latest = Event.objects.filter(campaign=OuterRef("pk")).order_by("-seq").values("seq")[:1]
+    return campaigns.annotate(
+        told_turn=F("notification_state__turn"),
+        told_seq=F("notification_state__seen_seq"),
+        latest_seq=Subquery(latest),
+    )
+
+
+def turn_now(campaign: Campaign) -> list[int]:
+    """Whose turn it is in a campaign of a ``with_told_turn`` list: what the notifications
+    recorded from the ``whose_turn`` hook when they have read every event since (every change
+    of turn is an event), so a list of campaigns costs no query per campaign; otherwise (the
+    worker has not caught up) the hook, asked now."""
+    told = getattr(campaign, "told_turn", None)
+    told_seq = getattr(campaign, "told_seq", None)
+    if told is not None and told_seq is not None and told_seq >= (campaign.latest_seq or 0):
+        return sorted(int(pk) for pk in told)
+    return whose_turn(campaign)
 
 
 def _battles_created(event: Event) -> list[int]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaign import services
+from campaign import notifications, services
 from campaign.access import Access, get_campaign_for, visible_events
 from campaign.forms import CampaignCreateForm, CampaignSettingsForm
 from campaign.models import Campaign, Kingdom, Membership, Role
@@ -19,19 +20,38 @@ from campaign.views.common import tabs_context
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    """The viewer's campaigns: role, kingdoms and members (counted as Members lists them), and
+    whose turn it is, flagged when it is the viewer's kingdom. The same number of queries
+    however many campaigns (``notifications.turn_now``)."""
     if not request.user.is_authenticated:
         return render(request, "campaign/landing.html")
-    if request.user.is_superuser:
-        campaigns = Campaign.objects.all()
-    else:
-        campaigns = Campaign.objects.filter(memberships__user=request.user)
-    campaigns = campaigns.annotate(
-        n_members=Count("memberships", distinct=True), n_kingdoms=Count("kingdoms", distinct=True)
-    ).order_by("name")
-    roles = dict(
-        Membership.objects.filter(user=request.user).values_list("campaign_id", "role")
-    )
-    rows = [(c, Role(roles[c.pk]).label if c.pk in roles else "Site admin") for c in campaigns]
+    mine = Membership.objects.filter(user=request.user)
+    campaigns = Campaign.objects.all()
+    if not request.user.is_superuser:
+        campaigns = campaigns.filter(pk__in=mine.values("campaign_id"))
+
+    def count(model: type[Membership] | type[Kingdom]) -> Coalesce:
+        # A subquery each: a count over the join the filter above would also use counts only
+        # the viewer's own membership (every campaign said "1 member").
+        rows = (model.objects.filter(campaign=OuterRef("pk")).order_by().values("campaign")
+                .annotate(n=Count("pk")).values("n"))
+        return Coalesce(Subquery(rows), 0)
+
+    campaigns = notifications.with_told_turn(campaigns.annotate(
+        n_members=count(Membership), n_kingdoms=count(Kingdom),
+        my_role=Subquery(mine.filter(campaign=OuterRef("pk")).values("role")[:1]),
+    ).order_by("name"))
+    campaigns = list(campaigns)
+    own = dict(Kingdom.objects.filter(player__user=request.user).values_list("campaign_id", "pk"))
+    turns = {c.pk: notifications.turn_now(c) for c in campaigns}
+    names = dict(Kingdom.objects.filter(pk__in={pk for t in turns.values() for pk in t})
+                 .values_list("pk", "name"))
+    rows = [{
+        "campaign": c,
+        "role": Role(c.my_role).label if c.my_role else "Site admin",
+        "my_turn": own.get(c.pk) in turns[c.pk],
+        "to_act": [names[pk] for pk in turns[c.pk] if pk in names and pk != own.get(c.pk)],
+    } for c in campaigns]
     return render(request, "campaign/home.html", {"rows": rows})
 
 
