@@ -334,6 +334,11 @@ def play_context(access: Access) -> dict[str, Any]:
         "support_due": [(loaded.by_name[k], support(state, k),
                          k in run.get("settled", [])) for k in state.kingdoms],
         "others": [k for k in loaded.kingdoms.values() if k.name in state.capitals],
+        # WOK-ARMY-1, WOK-ARMY-6: every army on the board is in plain view at the table.
+        "field": [{"number": int(a.id[1:]), "kingdom": loaded.kingdom(a.owner),
+                   "owner": wb.who(a.owner), "where": a.territory,
+                   "where_name": loaded.territory_name(a.territory),
+                   "ready": a.ready, "damage": a.damage} for a in state.armies],
         "target": loaded.options.ap_target,
     })
     if state.phase in wb.TURN_PHASES:
@@ -560,10 +565,16 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
     if active is None:
         return context
     if state.phase == wb.MOVEMENT:
-        context["movable"] = [
-            {"number": int(a.id[1:]), "where": a.territory,
-             "to": sorted(destinations(state, a.id))}
-            for a in state.armies_of(active) if a.ready]
+        # WOK-MOVE-4, WOK-MOVE-8: only legal destinations are offered; those only Forced March
+        # reaches (an unready army's single step among them) are listed apart.
+        movable = []
+        for a in state.armies_of(active):
+            usual = set(destinations(state, a.id)) if a.ready else set()
+            forced = set(destinations(state, a.id, forced_march=True)) - usual
+            if usual or forced:
+                movable.append({"number": int(a.id[1:]), "where": a.territory, "ready": a.ready,
+                                "to": sorted(usual), "forced": sorted(forced)})
+        context["movable"] = movable
     elif state.phase == wb.EXPLORATION:
         context["to_explore"] = [
             {"code": code, "armies": [int(a.id[1:]) for a in state.armies_in(code, active)]}
