@@ -122,8 +122,9 @@ def get_membership_for(access: Access, membership_id: int) -> Membership:
 
 
 def visible_events(access: Access) -> QuerySet[Event]:
-    """The campaign's events this viewer may read, latest first (one query, no N+1)."""
-    events = Event.objects.filter(campaign=access.campaign).select_related("actor", "kingdom")
+    """The campaign's events this viewer may read, latest first (one query, no N+1; read through
+    the campaign's manager, so each event knows its campaign without reading it again)."""
+    events = access.campaign.events.select_related("actor", "kingdom")
     if access.is_gm:
         return events
     allowed = Q(visibility=Visibility.PUBLIC)

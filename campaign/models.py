@@ -332,6 +332,12 @@ class Event(models.Model):
         return f"#{self.seq} {self.summary}"
 
     def clock_label(self) -> str:
+        """The campaign's clock when this happened, short, in the words of the campaign's rule
+        system (its shell's ``event_clock_label`` hook), e.g. "Game 9" or "R6 Movement"; lists
+        of events load them through ``campaign.events`` so the campaign is not read again."""
+        short = self.campaign.system.hook("event_clock_label")
+        if short is not None:
+            return short(self.year, self.season, self.month, self.phase)
         parts = [f"Y{self.year}"]
         if self.season:
             parts.append(self.season.capitalize())

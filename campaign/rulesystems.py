@@ -82,6 +82,8 @@ class RuleSystem:
       ``TEMPLATE_SLOTS`` must be present so pages never need to branch on the system.
     - ``shell``: dotted path of the system's imperative shell, a module that may define
       ``initial_clock_fields()`` (the clock of a new campaign), ``clock_label(campaign)``,
+      optionally ``event_clock_label(year, season, month, phase)`` (an event's clock, short,
+      in the chronicle; without it "Y2 Winter M3 buy"),
       ``kingdom_context(access, kingdom)`` and ``play_context(access)`` (extra template context
       for the slots), ``overview_context(access)`` (for the campaign page's "overview" slot,
       e.g. standings), ``advance(campaign, user, inputs)`` (the GM closes the current phase;

@@ -517,3 +517,25 @@ def test_only_gms_see_why_nothing_can_be_undone(world: World, persona: str) -> N
     record(world.campaign, world.gm, "story.note", "A quiet month.")
     page = world.client(persona).get(chronicle_url(world)).content.decode()
     assert "Nothing can be undone" not in page
+
+
+EVENT_CLOCKS = {
+    # system: (year, phase) of the event -> its clock in the chronicle
+    "mighty-kingdoms": ((2, "winter", 3, "buy"), "Y2 Winter M3 buy"),
+    "swords-and-stones": ((9, "", None, "campaign"), "Game 9"),
+    "war-of-kings": ((6, "", None, "movement"), "R6 Movement"),
+    "middle-sea": ((4, "", None, "build"), "R4 build phase"),
+}
+
+
+def test_an_events_clock_reads_in_its_systems_words(gm: Any, system: str) -> None:
+    """A Swords & Stones event reads "Game 9" in the chronicle, not "Y9 campaign": the system's
+    shell words the clock of its events (``event_clock_label``), on the page and on paper."""
+    from tests.conftest import make_campaign_of
+
+    (year, season, month, phase), expected = EVENT_CLOCKS[system]
+    campaign = make_campaign_of(system, gm, slug="clocks")
+    event = record(campaign, gm, "note", "A line of the story")
+    Event.objects.filter(pk=event.pk).update(year=year, season=season, month=month, phase=phase)
+    shown = campaign.events.get(pk=event.pk)
+    assert shown.clock_label() == expected

@@ -28,6 +28,13 @@ def clock_label(campaign: Campaign) -> str:
     return pages.clock_label_of(campaign.year, campaign.phase)
 
 
+def event_clock_label(year: int, season: str, month: int | None, phase: str) -> str:
+    """An event's clock in the chronicle (MS-ROUND-1): set-up, or the round and its phase."""
+    if phase in ("", SETUP):
+        return "Setup"
+    return f"R{year} {pages.PHASE_NAMES.get(phase, phase).lower()}"
+
+
 def validate_clock(year: int | None, season: str, month: int | None, phase: str,
                    sub_phase: str) -> None:
     """MS-ROUND-1: a round from 1 on, in one of its five phases (or setting up, or over);

@@ -37,6 +37,11 @@ def clock_label(campaign: Campaign) -> str:
     return pages.clock_label(campaign)
 
 
+def event_clock_label(year: int, season: str, month: int | None, phase: str) -> str:
+    """An event's clock in the chronicle: the placement, or the game of the campaign."""
+    return "Placement" if phase == PLACEMENT else f"Game {year}"
+
+
 def advance(campaign: Campaign, user: Any, inputs: Mapping[str, str] | None = None) -> Any:
     """The GM closes placement: the challenges begin (SNS-GC-4)."""
     return services.start_challenges(campaign, user)

@@ -36,6 +36,13 @@ def clock_label(campaign: Campaign) -> str:
     return services.clock_label(campaign)
 
 
+def event_clock_label(year: int, season: str, month: int | None, phase: str) -> str:
+    """An event's clock in the chronicle: set-up, or the round and its phase (WOK-TURN)."""
+    if phase in ("", st.SETUP):
+        return "Setup"
+    return f"R{year} {services.phase_name(phase)}"
+
+
 def initial_tiles(game_map: Map, seed: int | None) -> list[Tile]:
     """WOK-BOARD-5, WOK-AMB-30: a new campaign starts on the preset board (the winter side), or,
     when a width and height are asked for, on a blank patch of that many territories with
