@@ -398,3 +398,56 @@ def unreferenced(names: set[str]) -> list[str]:
             used = model._default_manager.filter(**{f"{field.attname}__in": left})
             left -= set(used.values_list(field.attname, flat=True))
     return sorted(left)
+
+
+# -- taking back one's own latest action ------------------------------------------------------
+
+
+class TakeBackRefused(UndoError):
+    """A player's own latest action cannot be taken back (the reason is the message)."""
+
+
+def step_still_open(campaign: Campaign, event: Event) -> bool:
+    """Whether the step ``event`` belongs to is still open, as the campaign's rule system says
+    through its ``step_open(campaign, event)`` shell hook. A system without the hook lets
+    nobody take an action back (the GM still undoes from the chronicle)."""
+    hook = campaign.system.hook("step_open")
+    return bool(hook is not None and hook(campaign, event))
+
+
+def take_back_refusal(campaign: Campaign, user: Any, event: Event | None,
+                      latest: Event | None) -> str | None:
+    """Why ``user`` may not take back ``event`` now (``latest`` is the campaign's latest event
+    still in effect), or None when they may."""
+    if event is None or event.undo_of_id is not None:
+        return "There is no such action of yours to take back."
+    if event.actor_id is None or event.actor_id != getattr(user, "pk", None):
+        return ("That action is not yours to take back: only the GM can undo it, from the "
+                "chronicle.")
+    if event.undone_at is not None:
+        return "That action was taken back already."
+    if latest is None or latest.pk != event.pk:
+        return ("You can no longer take that back: someone acted after it. Ask the GM to undo "
+                "it from the chronicle.")
+    if not event.reversible:
+        return "That action cannot be taken back."
+    if not step_still_open(campaign, event):
+        return ("You can no longer take that back: its step is closed. Ask the GM to undo it "
+                "from the chronicle.")
+    return None
+
+
+def take_back(campaign: Campaign, user: Any, seq: int) -> Event:
+    """Undo ``user``'s own action ``seq`` (through ``undo_latest``), only while it is the
+    campaign's latest event still in effect and the step it belongs to is open.
+
+    Locks the campaign first (the first lock of every writer, ``campaign.locking``), so the
+    checks and the undo see one state: an action someone takes meanwhile waits, and one taken
+    before makes this refused (``TakeBackRefused``)."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign)
+        event = campaign.events.defer("changes").filter(seq=seq).first()
+        refusal = take_back_refusal(campaign, user, event, latest_standing(campaign))
+        if refusal is not None:
+            raise TakeBackRefused(refusal)
+        return undo_latest(campaign, user, expected_seq=seq)

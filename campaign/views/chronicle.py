@@ -10,15 +10,16 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from campaign import services
+from campaign import outcome, services
 from campaign.access import get_campaign_for, visible_events
-from campaign.chronicle import UndoError, latest_standing, undo_latest
+from campaign.chronicle import UndoError, latest_standing, take_back, undo_latest
 from campaign.forms import PhotoForm
 from campaign.images import ImageRejected
 from campaign.models import Role
 from campaign.once import applies_once
 from campaign.parsing import parse_filter, parse_id
 from campaign.views.common import refuse, tabs_context
+from campaign.views.play import render_play
 
 
 @login_required
@@ -71,6 +72,30 @@ def undo(request: HttpRequest, slug: str) -> HttpResponse:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "chronicle"))
     messages.success(request, event.summary)
     return redirect("campaign:chronicle", slug)
+
+
+@login_required
+@require_POST
+def take_back_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """A member takes back their own latest action while its step is open
+    (``campaign.chronicle.take_back``); back to the play page with what happened."""
+    access = get_campaign_for(request, slug)
+    seq = parse_id(request.POST.get("seq", ""))
+    if seq is None:
+        return refuse(request, "Say which action to take back.",
+                      context=tabs_context(access, "play"))
+    try:
+        undo = take_back(access.campaign, request.user, seq)
+    except UndoError as exc:
+        return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
+    access.campaign.refresh_from_db()
+    summary = undo.undo_of.summary.rstrip(".") if undo.undo_of else ""
+    outcome.remember(request, access.campaign, f"Taken back: {summary}.", undo)
+    if request.htmx:
+        response = render_play(request, access, fragment=True)
+        response["HX-Trigger"] = "campaign-changed"
+        return response
+    return redirect("campaign:play", slug)
 
 
 @login_required

@@ -3,12 +3,12 @@ and the actions of this viewer. Its content comes from the rule system's "play" 
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from campaign import outcome
 from campaign.access import Access, get_campaign_for
 from campaign.models import Map, Role
 from campaign.services import ServiceError
@@ -36,6 +36,7 @@ def render_play(request: HttpRequest, access: Access, *, fragment: bool = False,
         except ServiceError as exc:
             # The system cannot show this campaign where it stands: say why.
             return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
+    context.update(outcome.page_context(request, access))
     template = "campaign/play.html#phase" if fragment else "campaign/play.html"
     return render(request, template, context, status=status)
 
@@ -63,5 +64,7 @@ def advance(request: HttpRequest, slug: str) -> HttpResponse:
         event = hook(access.campaign, request.user, request.POST)
     except ServiceError as exc:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
-    messages.success(request, event.summary)
+    # The statement of what happened sits at the top of the new phase (campaign.outcome), not
+    # in a banner that would outlive the phase.
+    outcome.remember(request, access.campaign, event.summary, event)
     return redirect("campaign:play", slug)

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import Access
+from campaign.chronicle import recording
 from campaign.models import Role
 from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
@@ -126,11 +127,13 @@ def _act(request: HttpRequest, access: Access, action: Callable[[], str]) -> Htt
         return refuse(request, standings.end_message(access.campaign), status=409,
                       context=tabs_context(access, "play"))
     try:
-        summary = action()
+        with recording() as events:
+            summary = action()
     except (ServiceError, mk.RuleViolation) as exc:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
     if request.htmx or request.POST.get("back") == "play":
-        return done(request, access, summary)
+        access.campaign.refresh_from_db()
+        return done(request, access, summary, events)
     messages.success(request, summary)
     return redirect("mk:advanced", access.campaign.slug)
 

@@ -268,3 +268,9 @@ HANDLERS = {
     (SETUP, "settle", ""): PhaseHandler(TEMPLATE, _settle_blockers, turn=setup_turn),
     (SETUP, "army", ""): PhaseHandler(TEMPLATE, _army_blockers, turn=setup_turn),
 }
+
+
+# Who has done each ordered step, for the play page.
+capital_done = _capital_done
+settled = _settled
+army_done = _army_done

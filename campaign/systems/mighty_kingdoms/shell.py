@@ -40,6 +40,10 @@ def advance(campaign: Campaign, user: Any, inputs: Mapping[str, str] | None = No
     return phases.advance(campaign, user, tiebreak=views.tiebreak_dice(inputs))
 
 
+# Whether a player may still take back an event of theirs (campaign.chronicle.take_back).
+step_open = views.step_open
+
+
 def whose_turn(campaign: Campaign) -> list[int]:
     """The kingdom expected to act now, if the phase goes kingdom by kingdom (notifications)."""
     state = load_state(campaign)

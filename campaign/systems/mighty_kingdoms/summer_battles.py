@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count, Q
 
 from battles.models import Army, Battle
+from campaign import words
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom
 from campaign.services import ServiceError
@@ -709,11 +711,49 @@ def kow_view(state: MKState, battle: Battle, access: Any, pending: bool) -> dict
         names = token_names(state, [here])
         tokens = [(t.id, names.get(t.id, t.id)) for t in (tf.tokens if tf else ())
                   if t.kingdom in (battle.chooser_id, battle.opponent_id)]
+    # MK-LAND-2: an army with no unit on its list fields nothing: say so to everyone looking.
+    empty = [f"{side['kingdom'].name}'s army #{a['army'].number}" for side in sides
+             for a in side["armies"] if side["kingdom"] is not None
+             and not any(a["army"].pk == army.pk and units for army, units in fielded)]
     return {"sides": sides, "recorded": "unit_results" in (battle.data or {}),
-            "may_enter": pending and access.is_gm, "tokens": tokens}
+            "may_enter": pending and access.is_gm, "tokens": tokens,
+            "empty": empty_list_warning(empty) if pending else ""}
 
 
 # -- what the play page shows -----------------------------------------------------------------
+
+
+def empty_lists(state: MKState, labels: set[str]) -> dict[str, list[tuple[int, str]]]:
+    """MK-LAND-2, MK-SETUP-7: per tile (of ``labels``), the armies standing there
+    whose list has no living unit, as (kingdom id, "Ironmere's army #2"): a Kings of War battle
+    would field nothing of them, so the page warns the players and the GM (one query; none
+    without tiles)."""
+    if not labels:
+        return {}
+    armies = (Army.objects.filter(campaign_id=state.campaign.pk, tile__label__in=sorted(labels))
+              .annotate(living=Count("army_list__units",
+                                     filter=Q(army_list__units__destroyed_reason="")))
+              .order_by("kingdom_id", "number")
+              .values_list("tile__label", "kingdom_id", "number", "living"))
+    found: dict[str, list[tuple[int, str]]] = {}
+    for label, kingdom_id, number, living in armies:
+        if not living:
+            name = kingdom_name(state, kingdom_id)
+            found.setdefault(label, []).append((kingdom_id,
+                                                            f"{name}'s army #{number}"))
+    return found
+
+
+def empty_list_warning(names: list[str]) -> str:
+    """The warning shown where a Kings of War battle with such armies is chosen and shown
+    (empty when there are none)."""
+    if not names:
+        return ""
+    have = "has" if len(names) == 1 else "have"
+    return (f"{words.and_list(names)} {have} no unit on {'its' if len(names) == 1 else 'their'} "
+            "list: a Kings of War battle needs each army's list (MK-LAND-2, MK-SETUP-7). Write "
+            "it on the Armies page before the game.")
+
 
 
 def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[str, Any]:
@@ -747,10 +787,15 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
                 modes = mode_choices(state, btype.kind)
                 options.append({"opponent": rows[opp],
                                 "kind": kind_name(btype.kind.value, "" if modes else mode),
-                                "naval": naval, "modes": modes})
+                                "naval": naval, "modes": modes,
+                                "kow": btype.kind is mkb.BattleKind.LAND and (
+                                    mode == "kow" or any(m == "kow" for m, _ in modes)),
+                                "kingdoms": {chooser, opp}})
             choices.append({"chooser": rows[chooser], "options": options})
+        fought = busy[label].result_chooser if label in busy else ""
         contested.append({"label": label, "controller": rows.get(tf.controller),
-                          "sides": sides, "choices": choices, "busy": label in busy})
+                          "sides": sides, "choices": choices, "busy": label in busy,
+                          "fought": bool(fought)})
     mine: list[dict[str, Any]] = []
     if actor is not None:
         for entry in contested:
@@ -759,6 +804,18 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
             for choice in entry["choices"]:
                 if choice["chooser"].pk == actor.pk:
                     mine.append({"label": entry["label"], "options": choice["options"]})
+    # MK-LAND-2: armies without a unit on their list, where a Kings of War battle may be chosen
+    # or waits to be fought.
+    # Read for every contested tile whenever a battle may be fought in Kings of War, so the
+    # page costs the same whoever may choose.
+    kow_tiles = {b.tile_id for b in pending_battles(state) if is_kow_battle(b)}
+    kow_possible = mode == "kow" or state.options.allow_mode_per_battle
+    empty = empty_lists(state, {label_of(state, t) for t in kow_tiles} | (
+        {entry["label"] for entry in contested} if kow_possible else set()))
+    for entry in mine:
+        for option in entry["options"]:
+            names = [n for k, n in empty.get(entry["label"], ()) if k in option["kingdoms"]]
+            option["empty"] = empty_list_warning(names) if option["kow"] else ""
     battles = []
     for battle in month_battles(state):
         label = label_of(state, battle.tile_id)
@@ -792,6 +849,10 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
             "winner_moved": (data.get("winner_move") or {}).get("done"),
             "waiting": waiting,
             "defended_text": defended_text(defended),
+            "empty": empty_list_warning(
+                [n for k, n in empty.get(label, ())
+                 if k in (battle.chooser_id, battle.opponent_id)])
+            if waiting and battle.tile_id in kow_tiles else "",
         })
     return {"summer_contested": contested, "summer_battle_choices": mine,
             "summer_battles": battles}

@@ -29,8 +29,7 @@ def give_order(request: HttpRequest, slug: str) -> HttpResponse:
     kind = request.POST.get("kind", "")
     target = request.POST.get("target", "") or None
     return run(request, access,
-               lambda: summer_orders.give_order(kingdom, request.user, token, kind, target),
-               "Order given.")
+               lambda: summer_orders.give_order(kingdom, request.user, token, kind, target))
 
 
 @login_required
@@ -43,8 +42,7 @@ def pair(request: HttpRequest, slug: str) -> HttpResponse:
         return refuse(request, "Say which army boards which ship.",
                       context=tabs_context(access, "play"))
     return run(request, access,
-               lambda: summer_orders.pair_tokens(kingdom, request.user, army, ship),
-               "The army is aboard.")
+               lambda: summer_orders.pair_tokens(kingdom, request.user, army, ship))
 
 
 @login_required
@@ -57,8 +55,7 @@ def unpair(request: HttpRequest, slug: str) -> HttpResponse:
         return refuse(request, "Say which ship the army leaves.",
                       context=tabs_context(access, "play"))
     return run(request, access,
-               lambda: summer_orders.unpair_tokens(kingdom, request.user, ship),
-               "The army is ashore.")
+               lambda: summer_orders.unpair_tokens(kingdom, request.user, ship))
 
 
 def _dice(request: HttpRequest, first: str, second: str) -> tuple[int, int] | None:
@@ -91,8 +88,7 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
                               context=tabs_context(access, "play"))
     return run(request, access,
                lambda: summer_orders.resolve(kingdom, request.user, order, source=source,
-                                             dice=dice, reroll=reroll),
-               "Order resolved.")
+                                             dice=dice, reroll=reroll))
 
 
 @login_required
@@ -108,8 +104,7 @@ def choose_battle(request: HttpRequest, slug: str) -> HttpResponse:
     mode = request.POST.get("mode", "")
     return run(request, access,
                lambda: summer_battles.choose_battle(kingdom, request.user, label, opponent,
-                                                    naval, mode),
-               f"Battle chosen at {label}.")
+                                                    naval, mode))
 
 
 @login_required
@@ -123,8 +118,7 @@ def battle_result(request: HttpRequest, slug: str, battle_id: int) -> HttpRespon
                    removed=request.POST.getlist("removed"),
                    slaughtered=request.POST.get("slaughtered", ""),
                    units=battle_services.parse_unit_results(request.POST)
-                   if request.POST.get("unit_results") else None),
-               "Battle result entered.")
+                   if request.POST.get("unit_results") else None))
 
 
 @login_required
@@ -135,8 +129,7 @@ def retreat(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
     choices = {key[len("retreat_"):]: value for key, value in request.POST.items()
                if key.startswith("retreat_")}
     return run(request, access,
-               lambda: summer_battles.choose_retreats(kingdom, request.user, battle_id, choices),
-               "Retreat made.")
+               lambda: summer_battles.choose_retreats(kingdom, request.user, battle_id, choices))
 
 
 @login_required
@@ -148,8 +141,7 @@ def winner_move(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse
     destination = request.POST.get(f"to_{token}", "") if token else ""
     return run(request, access,
                lambda: summer_battles.winner_move(kingdom, request.user, battle_id, token,
-                                                  destination),
-               "Move made." if token else "The winner stays.")
+                                                  destination))
 
 
 urlpatterns = [

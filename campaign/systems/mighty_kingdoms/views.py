@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from campaign import outcome, words
 from campaign.access import Access, get_campaign_for, get_kingdom_for
-from campaign.models import Kingdom, Role
+from campaign.chronicle import recording
+from campaign.models import Campaign, Event, Kingdom, Role, Visibility
 from campaign.parsing import ParseError, parse_dice, parse_id, parse_ids, parse_int
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import map_actions, setup, standings
@@ -54,8 +55,12 @@ def acting_kingdom(request: HttpRequest, access: Access) -> Kingdom:
     return access.kingdom
 
 
-def done(request: HttpRequest, access: Access, message: str) -> HttpResponse:
-    """After a successful action: the phase fragment for htmx, else back to the play page."""
+def done(request: HttpRequest, access: Access, message: str,
+         events: list[Event] | None = None) -> HttpResponse:
+    """After a successful action: a plain statement of what happened at the top of the phase
+    (``campaign.outcome``, with "Take it back" while that may be done), then the phase fragment
+    for htmx, else back to the play page."""
+    outcome.remember(request, access.campaign, message, events[-1] if events else None)
     if request.htmx:
         from campaign.views.play import render_play
 
@@ -64,24 +69,56 @@ def done(request: HttpRequest, access: Access, message: str) -> HttpResponse:
         response = render_play(request, access, fragment=True)
         response["HX-Trigger"] = "campaign-changed"
         return response
-    messages.success(request, message)
     return redirect("campaign:play", access.campaign.slug)
 
 
 def run(request: HttpRequest, access: Access, action: Callable[[], Any],
-        message: str) -> HttpResponse:
+        message: str | Callable[[Any], str] | None = None) -> HttpResponse:
     """Call a service; a refusal becomes a 4xx with its reason and changes nothing. Once the
-    campaign is over (MK-AMB-20) every action is refused."""
+    campaign is over (MK-AMB-20) every action is refused. ``message`` says what happened: a
+    text, a function of what the service returned, or (None) the summary of the event the
+    action recorded, which says it in the chronicle's words."""
     if standings.ended(access.campaign):
         return refuse(request, standings.end_message(access.campaign), status=409,
                       context=tabs_context(access, "play"))
     try:
-        action()
+        with recording() as events:
+            result = action()
     except ServiceError as exc:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
     except mk.RuleViolation as exc:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
-    return done(request, access, message)
+    text = message(result) if callable(message) else message
+    return done(request, access, text or said(access, events), events)
+
+
+def said(access: Access, events: list[Event]) -> str:
+    """What the action did, in the words of the last event it recorded that this viewer may
+    read (a GM-only note is not repeated to a player)."""
+    for event in reversed(events):
+        if access.is_gm or event.visibility != Visibility.GM:
+            return event.summary
+    return "Done."
+
+
+def step_open(campaign: Campaign, event: Event) -> bool:
+    """The ``step_open`` shell hook: whether the step ``event`` was recorded in is still open,
+    so its player may take it back. A step is the point of the clock (year, season, month,
+    phase; in winter's phase C the sub-phase its kind belongs to, MK-WINTER-1); closing a phase
+    is the GM's and never a player's step."""
+    if event.kind == "phase.advanced" or event.undo_of_id is not None:
+        return False
+    if any(getattr(campaign, name) != getattr(event, name)
+           for name in ("year", "season", "month", "phase")):
+        return False
+    sub = SUB_PHASE_OF_KIND.get(event.kind)
+    return sub is None or sub == campaign.sub_phase
+
+
+# Winter's spending steps share phase C; the kind of an event says which one it was taken in.
+SUB_PHASE_OF_KIND = {"winter.tithe": mk.SUB_TITHE, "winter.tithe.pass": mk.SUB_TITHE,
+                     "winter.buy": mk.SUB_BUY, "winter.buy.pass": mk.SUB_BUY,
+                     "winter.feed": mk.SUB_FEED}
 
 
 TIEBREAK_HELP = ("Type in each tie-break die as a number from 1 to 6; after a re-roll, the new "
@@ -141,10 +178,25 @@ def setup_context(state: MKState, access: Access, limit: int | None = None) -> d
     if state.campaign.season != "setup":
         return context
     step = context["setup_step"] = state.campaign.phase
-    actor = mine
+    if step == "race":
+        context["too_few_kingdoms"] = len(state.kingdom_rows) < 2
+        context["can_found"] = access.is_gm or (access.is_player and mine is None)
+        if mine is not None:
+            context["my_race"] = setup.races(state, [mine.pk])[mine.pk]
+        return context
+    # Capitals, settlements and first armies go in player order (MK-SETUP-3..5): the form is
+    # for the kingdom whose turn it is, shown to its player and to the GMs; a kingdom that has
+    # done the step, or waits for its turn, is told so instead.
     turn = setup.setup_turn(state)
-    if access.is_gm and turn is not None:
+    actor = None
+    if turn is not None and (access.is_gm or (mine is not None and mine.pk == turn)):
         actor = state.kingdom_rows[turn]
+    elif mine is not None and step in SETUP_DONE:
+        done_by = SETUP_DONE[step](state)
+        context["setup_waiting"] = (
+            SETUP_DONE_TEXT[step] if mine.pk in done_by else
+            f"Your turn comes in player order; {state.kingdom_rows[turn].name} goes now."
+            if turn is not None else None)
     if actor is not None:
         context["setup_actor"] = actor
         if step == "capital":
@@ -162,14 +214,26 @@ def setup_context(state: MKState, access: Access, limit: int | None = None) -> d
     return context
 
 
+SETUP_DONE = {"capital": setup.capital_done, "settle": setup.settled, "army": setup.army_done}
+SETUP_DONE_TEXT = {
+    "capital": "Your capital is founded; the others found theirs in player order (MK-SETUP-3).",
+    "settle": "Your first settlements are placed; the others place theirs in player order "
+              "(MK-SETUP-4).",
+    "army": "Your first army is placed; the others place theirs in player order (MK-SETUP-5).",
+}
+
+
 @login_required
 @require_POST
 def choose_race(request: HttpRequest, slug: str) -> HttpResponse:
     access = mk_access(request, slug)
     kingdom = acting_kingdom(request, access)
     race = request.POST.get("race", "")
+    whose = "Your" if access.kingdom is not None and access.kingdom.pk == kingdom.pk else (
+        f"{kingdom.name}'s")
     return run(request, access, lambda: setup.choose_race(kingdom, request.user, race),
-               "Race chosen. It stays secret until everyone has chosen.")
+               f"{whose} race is sealed: {' '.join(race.split())}. Nobody else sees it until "
+               "everyone has chosen (MK-SETUP-1).")
 
 
 @login_required
@@ -188,7 +252,7 @@ def roll_order(request: HttpRequest, slug: str) -> HttpResponse:
                           context=tabs_context(access, "play"))
         return run(request, access,
                    lambda: setup.enter_initial_order(access.campaign, request.user, order),
-                   "Player order entered.")
+                   lambda names: f"Player order entered: {words.and_list(names)}.")
     if request.POST.get("source") == "table":
         rolls = {}
         for kingdom in access.campaign.kingdoms.all():
@@ -200,7 +264,7 @@ def roll_order(request: HttpRequest, slug: str) -> HttpResponse:
                               context=tabs_context(access, "play"))
     return run(request, access, lambda: setup.roll_initial_order(access.campaign, request.user,
                                                                  rolls),
-               "Player order drawn.")
+               lambda names: f"Player order drawn: {words.and_list(names)}.")
 
 
 @login_required
@@ -210,7 +274,7 @@ def choose_capital(request: HttpRequest, slug: str) -> HttpResponse:
     kingdom = acting_kingdom(request, access)
     label = request.POST.get("tile", "")
     return run(request, access, lambda: setup.choose_capital(kingdom, request.user, label),
-               f"Capital founded at {label}.")
+               f"Founded {kingdom.name}'s capital at {label}.")
 
 
 @login_required
@@ -236,8 +300,21 @@ def place_settlements(request: HttpRequest, slug: str) -> HttpResponse:
             fortress=(by_kind["fortress"] or [""])[0], villages=by_kind["village"],
             markers=by_kind["marker"],
         ),
-        "First settlements placed.",
+        settlements_placed(kingdom, by_kind),
     )
+
+
+def settlements_placed(kingdom: Kingdom, by_kind: dict[str, list[str]]) -> str:
+    """"Placed Red's settlements: a city at 0506, a fortress at 0507, villages at 0603 and
+    0604, control markers at 0605 and 0606." (MK-SETUP-4)"""
+    parts = []
+    for kind, one, many in (("city", "a city", "cities"), ("fortress", "a fortress", "fortresses"),
+                            ("village", "a village", "villages"),
+                            ("marker", "a control marker", "control markers")):
+        labels = sorted(by_kind.get(kind, []))
+        if labels:
+            parts.append(f"{one if len(labels) == 1 else many} at {words.and_list(labels)}")
+    return f"Placed {kingdom.name}'s settlements: {', '.join(parts)}."
 
 
 @login_required
@@ -247,4 +324,4 @@ def place_army(request: HttpRequest, slug: str) -> HttpResponse:
     kingdom = acting_kingdom(request, access)
     label = request.POST.get("tile", "")
     return run(request, access, lambda: setup.place_first_army(kingdom, request.user, label),
-               f"Army #1 placed at {label}.")
+               f"Placed {kingdom.name}'s army #1 at {label}.")

@@ -97,6 +97,19 @@ def _options(state: MKState, winter: eco.KingdomWinter) -> list[dict[str, Any]]:
     return result
 
 
+def unfed_after(stock: eco.Resources, armies: int, option: eco.PurchaseOption | None) -> int:
+    """MK-WINTER-3, MK-BUY-2: how many armies would go unfed at Feed armies if ``option`` were
+    bought now (None: if nothing were): its food is paid, and a recruit that disbands no army
+    is one more army to feed."""
+    food = stock.food
+    armies_then = armies
+    if option is not None:
+        food -= option.cost.food
+        if option.purchase.kind == eco.RECRUIT and not option.needs_disband:
+            armies_then += 1
+    return max(0, armies_then - max(0, food))
+
+
 def _settlements(state: MKState, pk: int) -> list[dict[str, Any]]:
     """The kingdom's settlements with what each gives (MK-WINTER-2) and holds (MK-DEPLOY-4)."""
     kingdom = state.kingdoms[pk]
@@ -319,9 +332,16 @@ def _buy_context(state: MKState, actor: Kingdom | None,
     if actor is not None:
         stock = ws.stocks_of(state, [actor.pk])[actor.pk]
         winter = ws.kingdom_winter(state, actor.pk, stock, purchases)
+        options = _options(state, winter)
+        unfed_now = unfed_after(stock, len(winter.armies), None)
+        for option in options:
+            # MK-WINTER-3: said on the purchase itself, not only on "My kingdom".
+            unfed = unfed_after(stock, len(winter.armies), option["option"])
+            option["unfed"] = unfed if unfed > unfed_now else 0
         context.update({
             "actor_stock": stock,
-            "options": _options(state, winter),
+            "options": options,
+            "unfed_now": unfed_now,
             "actor_armies": winter.armies,
             "at_cap": len(winter.armies) >= state.options.max_armies,
             "max_armies": state.options.max_armies,

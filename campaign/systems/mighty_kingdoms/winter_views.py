@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_POST
 
 from campaign.access import Access
+from campaign.chronicle import recording
 from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import standings
@@ -46,13 +47,14 @@ def _act(request: HttpRequest, access: Access, action: Callable[[], str]) -> Htt
         return refuse(request, standings.end_message(access.campaign), status=409,
                       context=tabs_context(access, "play"))
     try:
-        summary = action()
+        with recording() as events:
+            summary = action()
     except (ServiceError, mk.RuleViolation) as exc:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
     # The campaign row was read before the action changed its running state (whose turn it
     # is): read it again so the fragment htmx gets back shows the state after the action.
     access.campaign.refresh_from_db()
-    return done(request, access, summary)
+    return done(request, access, summary, events)
 
 
 def _bad(request: HttpRequest, access: Access, exc: BadInput) -> HttpResponse:
