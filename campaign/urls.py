@@ -11,7 +11,17 @@ from django.urls import include, path, register_converter
 from django.views.static import serve
 
 from campaign.rulesystems import REGISTRY, get_system
-from campaign.views import accounts, chronicle, kingdoms, maps, members, pages, play, transfer
+from campaign.views import (
+    accounts,
+    chronicle,
+    kingdoms,
+    maps,
+    members,
+    notes,
+    pages,
+    play,
+    transfer,
+)
 
 
 class AnyPathConverter:
@@ -60,6 +70,16 @@ campaign_patterns = [
     path("<slug:slug>/chronicle/undo/", chronicle.undo, name="undo"),
     path("<slug:slug>/chronicle/take-back/", chronicle.take_back_view, name="take_back"),
     path("<slug:slug>/photos/", chronicle.photos, name="photos"),
+    # The GM's own words: chronicle entries, and notes on kingdoms and tiles.
+    path("<slug:slug>/chronicle/write/", notes.write_entry, name="entry_write"),
+    path("<slug:slug>/chronicle/entries/<int:entry_id>/", notes.edit_entry, name="entry_edit"),
+    path("<slug:slug>/chronicle/entries/<int:entry_id>/remove/", notes.remove_entry,
+         name="entry_remove"),
+    path("<slug:slug>/kingdoms/<int:kingdom_id>/notes/", notes.add_kingdom_note,
+         name="kingdom_note_add"),
+    path("<slug:slug>/map/tiles/<str:label>/notes/", notes.add_tile_note, name="tile_note_add"),
+    path("<slug:slug>/notes/<int:note_id>/", notes.edit_note, name="note_edit"),
+    path("<slug:slug>/notes/<int:note_id>/remove/", notes.remove_note, name="note_remove"),
     path("<slug:slug>/ledger/", include("ledger.urls")),
     # The campaign's unit catalogue (battles/catalogue_views.py).
     path("<slug:slug>/catalogue/", include("battles.urls")),

@@ -25,9 +25,9 @@ from PIL import Image
 from campaign.images import ImageRejected, process_crest, process_photo
 
 FORMAT = "hexkeep-campaign"
-VERSION = 3
+VERSION = 4
 # Every version this site can read; sections a version lacks are read as empty.
-READS = (1, 2, 3)
+READS = (1, 2, 3, 4)
 
 BATCH_SIZE = 500
 # Deeper JSON than this is refused: no file Hexkeep writes comes close, and deep nesting only

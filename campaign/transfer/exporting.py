@@ -30,6 +30,7 @@ from campaign.transfer.base import (
     row_clock,
     unit_ref,
 )
+from campaign.transfer.gm_words import export_gm_words
 from campaign.transfer.sections import json_refs as section_json_refs
 from campaign.transfer.sections import section_module
 from ledger.models import Balance, LedgerEntry
@@ -100,6 +101,8 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
         "events": _export_events(campaign, refs, json_refs),
         "battles": _export_battles(campaign, refs, json_refs),
         "army_lists": _export_army_lists(campaign),
+        # Version 4: the unit catalogue, notes and chronicle entries.
+        **export_gm_words(campaign),
         "systems": systems,
     }
     return {

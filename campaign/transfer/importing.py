@@ -67,6 +67,7 @@ from campaign.transfer.base import (
     unique,
     unit_ref,
 )
+from campaign.transfer.gm_words import plan_gm_words, write_gm_words
 from campaign.transfer.sections import PlanContext, WriteContext, section_module
 from campaign.transfer.sections import json_refs as section_json_refs
 from ledger.models import Balance, LedgerEntry
@@ -104,6 +105,8 @@ class _Plan:
     # The rule system's section module and its checked section (campaign.transfer.sections).
     section_module: ModuleType | None = None
     section: Any = None
+    # The unit catalogue, notes and chronicle entries (version 4 on; campaign.transfer.gm_words).
+    gm_words: dict[str, Any] = field(default_factory=dict)
     # Whether JSON fields carry reference strings to turn into the new ids (version 2 on).
     translate: bool = False
     # The file's own "exported_at", kept with the import event (informational).
@@ -559,6 +562,7 @@ def _plan(data: Any, slug: str | None) -> _Plan:
         )
 
     forces = _plan_forces(root, kingdom_names, labels, seqs, army_keys)
+    gm_words = plan_gm_words(root, kingdom_names, labels, set(seqs))
 
     # -- the rule system's own section, then the references inside the core's JSON values -------
     module = section_module(system)
@@ -591,6 +595,7 @@ def _plan(data: Any, slug: str | None) -> _Plan:
         balances=balances,
         photos=photos,
         events=events,
+        gm_words=gm_words,
         battles=forces["battles"],
         army_lists=forces["army_lists"],
         section_module=module,
@@ -1210,6 +1215,11 @@ def _write(plan: _Plan, user: Any, given_slug: str | None, saved_files: list[str
         _save_file(photo.thumbnail, "thumb.jpg", spec["image"].thumbnail, saved_files)
         photos.append(photo)
     insert_as_given(Photo, photos)
+
+    # The unit catalogue, the GM's notes and chronicle entries.
+    write_gm_words(plan.gm_words, campaign, kingdoms, tiles, events, who,
+                   lambda field_file, name, content: _save_file(field_file, name, content,
+                                                                saved_files))
 
     # The import itself, the newest event: it cannot be undone, and undo stops there.
     Recorder(

@@ -136,7 +136,7 @@ def rich(campaign: Campaign, gm: User, player: User, other_player: User,
 
 def test_export_holds_the_whole_campaign(rich: Campaign) -> None:
     data = transfer.export_campaign(rich)
-    assert data["format"] == "hexkeep-campaign" and data["version"] == 3
+    assert data["format"] == "hexkeep-campaign" and data["version"] == 4
     assert data["exported_at"].startswith("20")
     body = data["campaign"]
     assert body["slug"] == rich.slug and body["rule_system"] == "mighty-kingdoms"
@@ -348,14 +348,14 @@ def _tiles(doc: dict[str, Any]) -> list[dict[str, Any]]:
     [
         (lambda d: d.update(format="something-else"), "not a Hexkeep campaign file"),
         (lambda d: d.pop("format"), "not a Hexkeep campaign file"),
-        (lambda d: d.update(version=4),
-         "This file is version 4; version 4 is not supported (this site reads versions 1, 2 "
-         "and 3)"),
+        (lambda d: d.update(version=5),
+         "This file is version 5; version 5 is not supported (this site reads versions 1, 2, "
+         "3 and 4)"),
         (lambda d: d.update(version=0), "version 0 is not supported"),
         (lambda d: d.update(version="2"),
-         "version: expected a whole number (versions 1, 2 and 3), got the string '2'"),
+         "version: expected a whole number (versions 1, 2, 3 and 4), got the string '2'"),
         (lambda d: d.pop("version"),
-         "version: expected a whole number (versions 1, 2 and 3), got null"),
+         "version: expected a whole number (versions 1, 2, 3 and 4), got null"),
         (lambda d: d.pop("campaign"), "The file: the field 'campaign' is missing"),
         (lambda d: d["campaign"].update(rule_system="warhammer-fantasy"),
          "campaign.rule_system: unknown rule system 'warhammer-fantasy'"),
@@ -500,14 +500,14 @@ def test_import_page_creates_the_campaign(rich: Campaign, gm: User, login: Any) 
 def _bad_files(text: str) -> dict[str, tuple[str, str | None, str]]:
     data = json.loads(text)
     wrong_version = copy.deepcopy(data)
-    wrong_version["version"] = 4
+    wrong_version["version"] = 5
     wrong_format = copy.deepcopy(data)
     wrong_format["format"] = "campaign"
     dangling = copy.deepcopy(data)
     dangling["campaign"]["map"]["tiles"][12]["controller"] = "Red "
     return {
         "malformed": (text[: len(text) // 2], "fresh", "This is not a JSON file"),
-        "version": (json.dumps(wrong_version), "fresh", "version 4 is not supported"),
+        "version": (json.dumps(wrong_version), "fresh", "version 5 is not supported"),
         "format": (json.dumps(wrong_format), "fresh", "not a Hexkeep campaign file"),
         "dangling": (json.dumps(dangling), "fresh",
                      "campaign.map.tiles[12].controller: no kingdom named 'Red '"),
@@ -570,11 +570,11 @@ def test_import_command_defaults_to_the_first_superuser(rich: Campaign, admin_us
 
 def test_import_command_refusals_write_nothing(rich: Campaign, gm: User, tmp_path: Path) -> None:
     data = transfer.export_campaign(rich)
-    data["version"] = 4
+    data["version"] = 5
     source = tmp_path / "campaign.json"
     source.write_text(transfer.dumps(data), encoding="utf-8")
     before = counts()
-    with pytest.raises(CommandError, match=r"version 4 is not supported"):
+    with pytest.raises(CommandError, match=r"version 5 is not supported"):
         call_command("import_campaign", str(source), "--slug", "x", "--user", "gm",
                      stdout=io.StringIO())
     with pytest.raises(CommandError, match="no superuser"):

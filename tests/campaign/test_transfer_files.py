@@ -54,22 +54,25 @@ def counts() -> dict[str, int]:
     return {model.__name__: model.objects.count() for model in MODELS}
 
 
-def as_version_3(document: dict[str, Any]) -> dict[str, Any]:
-    """A version 1 or 2 document as version 3 writes it: Mighty Kingdoms' lists (every one,
-    empty when the file lacks it) in its section, which is version 1."""
+def as_current(document: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 or 2 document as version 4 writes it: Mighty Kingdoms' lists (every one,
+    empty when the file lacks it) in its section, which is version 1, and an empty unit
+    catalogue, no notes and no chronicle entries (version 4's parts)."""
     data = copy.deepcopy(document)
     body = data["campaign"]
     section = {key: body.pop(key, []) for key in MK_LISTS}
     body["systems"] = {"mighty-kingdoms": {"version": 1, **section}}
     for key in ("battles", "army_lists"):
         body.setdefault(key, [])
-    data["version"] = 3
+    for key in ("unit_catalogue", "notes", "chronicle_entries"):
+        body.setdefault(key, [])
+    data["version"] = 4
     return data
 
 
 def upgraded(document: dict[str, Any]) -> dict[str, Any]:
-    """``document`` in version 3, as an import of it by "gm" exports."""
-    return as_imported(as_version_3(document), "gm")
+    """``document`` in version 4, as an import of it by "gm" exports."""
+    return as_imported(as_current(document), "gm")
 
 
 # -- the fixtures import and say what their files say ---------------------------------------------
@@ -85,7 +88,7 @@ def test_version_2_demo_files_import_as_they_say(gm: User, name: str) -> None:
     assert document["version"] == 2
     campaign = transfer.import_campaign(document, gm, slug="from-file")
     exported = transfer.export_campaign(campaign)
-    assert exported["version"] == 3
+    assert exported["version"] == 4
     assert without_import_event(exported, "gm") == upgraded(document)
     body = document["campaign"]
     assert Order.objects.filter(campaign=campaign).count() == len(body["orders"]) > 50
@@ -156,7 +159,10 @@ def test_version_1_file_without_entries_gets_entries_that_match(gm: User) -> Non
 def _harbour_3() -> dict[str, Any]:
     """The hand-made file as version 3, without the old ids its JSON values held (a version 3
     file names kingdoms and armies by reference strings)."""
-    document = as_version_3(fixture("harbour.v1.hexkeep.json"))
+    document = as_current(fixture("harbour.v1.hexkeep.json"))
+    for key in ("unit_catalogue", "notes", "chronicle_entries"):  # version 4's parts
+        document["campaign"].pop(key)
+    document["version"] = 3
     document["campaign"]["state"] = {"settled:Gull Isles": True}
     for event in document["campaign"]["events"]:
         event["data"] = {}

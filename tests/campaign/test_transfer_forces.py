@@ -223,7 +223,7 @@ def _mk(doc: dict[str, Any]) -> dict[str, Any]:
 def test_export_carries_natural_keys_not_ids(small: Campaign) -> None:
     data = transfer.export_campaign(small)
     body = data["campaign"]
-    assert data["version"] == 3 and _mk(body)["version"] == 1
+    assert data["version"] == 4 and _mk(body)["version"] == 1
     red, blue = Army.objects.get(kingdom__name="Red", number=1), Army.objects.get(
         kingdom__name="Blue", number=1)
     fought = body["battles"][0]
@@ -455,7 +455,7 @@ def test_version_1_file_imports_with_empty_new_sections(doc: dict[str, Any], gm:
     assert copy_.state == {"settled:3": True}
     assert copy_.events.exclude(kind="campaign.imported").order_by("-seq").first().data == {
         "giver": 3}
-    assert transfer.export_campaign(copy_)["version"] == 3
+    assert transfer.export_campaign(copy_)["version"] == 4
 
 
 # -- refusals -------------------------------------------------------------------------------------
