@@ -124,8 +124,10 @@ def map_context(access: Access, obj: None, options: PrintOptions, *,
             "ctrl": holding.controller or "", "settlement": wb.SETTLEMENT_NAMES[holding.level]
             if holding.level else "", "fort": wb.FORTIFICATION_NAMES[holding.fort]
             if holding.fort else "", "roads": ", ".join(roads),
-            "armies": ", ".join(f"{a.id[1:]}{'' if a.ready else '-'}{'•' * a.damage}"
-                                f" ({a.owner})" for a in state.armies_in(code)),
+            # Spelt out, so readiness and damage read without colour (WOK-ARMY-1, WOK-ARMY-6).
+            "armies": "; ".join(f"{a.id[1:]} {a.owner}, {'ready' if a.ready else 'unready'}"
+                                + (f", {a.damage} damage" if a.damage else "")
+                                for a in state.armies_in(code)),
         })
     page = paper.pages[0]
     return {**_base(access, "Map", options, f"Map of {campaign.name}"),
@@ -179,7 +181,8 @@ def battle_context(access: Access, battle: Any, options: PrintOptions, *,
     """Both sides of an offer of battle, the dice of the next round (superiority, fortification
     dice, militia) and the rounds fought so far, with the order of a round in our own words
     (WOK-BATTLE-5..12, WOK-MIL-4, WOK-FORT-11)."""
-    from campaign.systems.war_of_kings.rules.battle import MILITIA, dice_for_round
+    from campaign.systems.war_of_kings.rules.battle import dice_for_round
+    from campaign.systems.war_of_kings.rules.battle import militia as militia_table
 
     loaded = st.load(access.campaign)
     state = loaded.state
@@ -200,7 +203,7 @@ def battle_context(access: Access, battle: Any, options: PrintOptions, *,
     return {**_base(access, "Battle sheet", options, f"Battle {battle.number} in {here}"),
             "battle": battle, "here": here, "holder": holder or "nobody",
             "attackers": rows(attackers), "defenders": rows(defenders),
-            "militia": MILITIA.get(militia) if militia else None,
+            "militia": militia_table(militia, loaded.options) if militia else None,
             "settlement": wb.SETTLEMENT_NAMES[state.lvl(here)] if state.lvl(here) else "",
             "fort": wb.FORTIFICATION_NAMES[state.fort(here)] if state.fort(here) else "",
             "dice": dice, "rounds": battle.data.get("rounds", [])}
