@@ -204,3 +204,47 @@ class TerritoryRecord(models.Model):
     class Meta:
         ordering = ["campaign", "pk"]
         indexes = [models.Index(fields=["campaign", "territory"])]
+
+class Trade(models.Model):
+    """A trade one kingdom offers another during a game (SNS-ECON-57): what the offerer
+    ``gives`` and ``gets`` (resource to amount), whether the two kingdom zones touch (else both
+    need a working Market) or it is a prisoner's ransom (SNS-CBT-9). The other player accepts or
+    declines on their phone; an accepted trade writes both Stockpiles in one event."""
+
+    class Status(models.TextChoices):
+        OFFERED = "offered", "Offered"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trades")
+    offerer = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
+    receiver = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
+    gives = models.JSONField(default=dict, blank=True)
+    gets = models.JSONField(default=dict, blank=True)
+    zones_touch = models.BooleanField(default=False)
+    ransom = models.BooleanField(default=False)
+    turn = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OFFERED)
+
+    class Meta:
+        ordering = ["game", "pk"]
+        indexes = [models.Index(fields=["game", "status"])]
+
+
+class AutoBattle(models.Model):
+    """An auto-resolved battle between two kingdoms of a game, worked out step by step at the
+    table (SNS-AR-1..7): ``step`` is where it stands (``defences``, ``commit``, ``buy_back``,
+    ``dice``, ``done``) and ``data`` what each step fixed (units sent, scores, the units the
+    defender committed, the winner and margin, units bought back, the dice and who came home).
+    The last step writes both kingdoms' unit counts and Stockpiles."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="auto_battles")
+    attacker = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
+    defender = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
+    turn = models.PositiveIntegerField(default=1)
+    step = models.CharField(max_length=12, default="defences")
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["game", "pk"]

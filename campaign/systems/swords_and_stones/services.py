@@ -16,7 +16,7 @@ from django.db import transaction
 
 from campaign.chronicle import Recorder
 from campaign.models import Campaign, Kingdom, Visibility
-from campaign.systems.swords_and_stones import reports
+from campaign.systems.swords_and_stones import reports, seats
 from campaign.systems.swords_and_stones.models import (
     CrateItem,
     Game,
@@ -378,6 +378,20 @@ def record_result(campaign: Campaign, user: Any, game: Game, result: str,
             name = st.kingdoms[pk].name
             per_kingdom[pk] = (gc.WIN if name in outcome.winners else
                                gc.LOSS if name in outcome.losers else gc.DRAW)
+        # SNS-AMB-10: a kingdom seated beside the challenger or the defender shares its side's
+        # result (seats.py); the Territory stays between the two parties to the challenge.
+        allies = seats.side_results(result, {pk: p.side for pk, p in parts.items()
+                                             if pk not in (game.challenger_id,
+                                                           game.defender_id)})
+        per_kingdom.update(allies)
+        outcome = replace(
+            outcome,
+            winners=(*outcome.winners, *(st.kingdoms[pk].name for pk, r in allies.items()
+                                         if r == gc.WIN)),
+            losers=(*outcome.losers, *(st.kingdoms[pk].name for pk, r in allies.items()
+                                       if r == gc.LOSS)),
+            drawn=(*outcome.drawn, *(st.kingdoms[pk].name for pk, r in allies.items()
+                                     if r == gc.DRAW)))
         _check(lambda: tt.check_result(
             tt.GameResult(outcome.winners, outcome.losers, outcome.drawn),
             {st.kingdoms[pk].name: fate for pk, fate in fates.items()}))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from campaign.systems.swords_and_stones import views
+from campaign.systems.swords_and_stones import game_views, views
 
 urlpatterns = [
     path("king/", views.name_king, name="king"),
@@ -33,4 +33,18 @@ urlpatterns = [
     path("game/<int:number>/table/<int:kingdom_id>/", views.table_page, name="table"),
     path("game/<int:number>/table/<int:kingdom_id>/<slug:action>/", views.table_action,
          name="table_action"),
+]
+
+# The game at the table beyond one Stockpile: seats, trades and battles (game_views), ahead of
+# the table's action route, which would otherwise read "trade" and "battle" as actions.
+urlpatterns[:0] = [
+    path("game/<int:number>/seat/", game_views.seat, name="seat"),
+    path("game/<int:number>/table/<int:kingdom_id>/trade/", game_views.trade_offer,
+         name="trade_offer"),
+    path("game/<int:number>/table/<int:kingdom_id>/trade/<int:pk>/<slug:answer>/",
+         game_views.trade_answer, name="trade_answer"),
+    path("game/<int:number>/table/<int:kingdom_id>/battle/", game_views.battle_begin,
+         name="battle_begin"),
+    path("game/<int:number>/table/<int:kingdom_id>/battle/<int:pk>/<slug:step>/",
+         game_views.battle_step, name="battle_step"),
 ]
