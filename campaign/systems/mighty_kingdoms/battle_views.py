@@ -20,13 +20,14 @@ from django.urls import path
 from django.views.decorators.http import require_GET, require_POST
 
 from battles.models import Battle
+from campaign.chronicle import recording
 from campaign.models import Kingdom, Role
 from campaign.parsing import ParseError, parse_dice, parse_int
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms import battle_play, summer_battles
 from campaign.systems.mighty_kingdoms import forces as battle_services
 from campaign.systems.mighty_kingdoms.state import load_state
-from campaign.systems.mighty_kingdoms.views import mk_access
+from campaign.systems.mighty_kingdoms.views import mk_access, said
 from campaign.views.common import refuse, tabs_context
 
 PAGE = "campaign/systems/mighty_kingdoms/battle/page.html"
@@ -71,14 +72,18 @@ def _act(request: HttpRequest, slug: str, battle_id: int,
         return refused
     access = mk_access(request, slug)
     try:
-        action(access, _actor(access))
+        with recording() as events:
+            action(access, _actor(access))
     except ServiceError as exc:
         return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
+    # What happened, in the words of the event the action recorded (the dice, the losses).
+    text = said(access, events) if events else message
     if request.htmx:
-        response = render(request, FRAGMENT, _context(request, access, battle_id))
+        response = render(request, FRAGMENT,
+                          {**_context(request, access, battle_id), "battle_outcome": text})
         response["HX-Trigger"] = "campaign-changed"
         return response
-    messages.success(request, message)
+    messages.success(request, text)
     return redirect("mk:battle_play", slug, battle_id)
 
 
