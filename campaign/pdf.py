@@ -701,11 +701,44 @@ def visible_sheets(access: Access) -> list[SheetEntry]:
 # --- the campaign book --------------------------------------------------------------------------
 
 
+def story_context(access: Access, obj: Any, options: PrintOptions, *,
+                  base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """The GM's chronicle entries, oldest first, as this viewer may read them, with photos."""
+    from campaign.notes import visible_entries
+
+    heading = "The story so far"
+    return {
+        "campaign": access.campaign, "access": access, "sheet_title": heading,
+        "heading": heading, "running_title": running_title(heading, options),
+        "heading_style": fit_style(heading, text_area_mm(options)[0], size_pt=16, min_pt=10,
+                                   bold=True),
+        "entries": visible_entries(access),
+    }
+
+
+# Every system's book ends with the story its GMs wrote (campaign.notes), when there is one.
+STORY = PdfSheet(
+    slug="story", title="The story so far", template="print/story.html",
+    context=story_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "story"),
+    description="The chronicle entries the GMs wrote, with their photos.",
+)
+
+
+def core_sections(access: Access) -> list[BookSection]:
+    """The parts of the campaign book that every rule system's book has, after its own."""
+    from campaign.models import ChronicleEntry
+
+    if not ChronicleEntry.objects.filter(campaign=access.campaign).exists():
+        return []
+    return [BookSection(STORY, None, STORY.title, group="Chronicle")]
+
+
 def book_html(book: PdfBook, access: Access, options: PrintOptions, *,
               base_url: str | None = None,
               on_section: Callable[[int, int, str], None] | None = None) -> tuple[str, int]:
     """The whole book as one HTML document, and its number of sections."""
-    sections = book.sections(access)
+    sections = [*book.sections(access), *core_sections(access)]
     base = page_context(options, campaign=access.campaign)
     parts = []
     for index, section in enumerate(sections, start=1):
