@@ -6,11 +6,13 @@ Run: `.venv/bin/python bench/serve.py` (PostgreSQL answering on 127.0.0.1:5432 a
 Mighty Kingdoms demo, collects the static files, starts gunicorn on a free port and then, in
 rounds, lets 8 clients ask for one page at a time for a few seconds each: a player's phone play
 page (signed in), the sign-in page and a static file, one after the other in every round, so
-the three share the machine's ups and downs and their ratio is the figure. It prints, per page,
-requests per second, the median and 95th percentile answer time and the errors; then the same
-pages timed in-process on the same database (median ms and queries), and with ``--profile``
-where the play page's time goes. Everything it starts it stops; every loop is bounded in count
-and time; it only talks to 127.0.0.1.
+the three share the machine's ups and downs and their ratio is the figure. Each client keeps the
+cookies it is given from round to round, as a phone does (its CSRF cookie, so the page cache of
+campaign/live.py answers it once the page is kept). It prints, per page, requests per second,
+the median and 95th percentile answer time and the errors; then the same pages timed in-process
+on the same database (median ms and queries), rendered (page cache emptied before each) and
+kept, and with ``--profile`` where the rendered play page's time goes. Everything it starts it
+stops; every loop is bounded in count and time; it only talks to 127.0.0.1.
 
 Options: ``--rounds N`` (default 5), ``--seconds S`` per page per round (default 2),
 ``--clients C`` (default 8), ``--profile``.
@@ -29,6 +31,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,6 +105,8 @@ class Page:
     times: list[float] = field(default_factory=list)
     errors: int = 0
     seconds: float = 0.0
+    # Each client's cookies, kept from burst to burst as a phone keeps them between visits.
+    jars: dict[int, SimpleCookie] = field(default_factory=dict)
 
     def rate(self) -> float:
         return len(self.times) / self.seconds if self.seconds else 0.0
@@ -118,11 +123,14 @@ def burst(port: int, page: Page, clients: int, seconds: float) -> None:
     lock = threading.Lock()
     counted = [0]
 
-    def client() -> None:
+    def client(number: int) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        headers = {"Host": "127.0.0.1", "Cookie": page.cookie} if page.cookie else {
-            "Host": "127.0.0.1"}
+        # Like a browser, each client keeps the cookies it is given (the CSRF cookie).
+        jar = page.jars.setdefault(number, SimpleCookie(page.cookie))
+        headers = {"Host": "127.0.0.1"}
         while time.monotonic() < stop:
+            if jar:
+                headers["Cookie"] = "; ".join(f"{k}={m.value}" for k, m in jar.items())
             with lock:
                 if counted[0] >= MAX_PER_BURST:
                     break
@@ -133,6 +141,8 @@ def burst(port: int, page: Page, clients: int, seconds: float) -> None:
                 response = conn.getresponse()
                 response.read()
                 ok = response.status == 200
+                for set_cookie in response.headers.get_all("Set-Cookie") or []:
+                    jar.load(set_cookie)
             except (OSError, http.client.HTTPException):
                 ok = False
                 conn.close()
@@ -145,7 +155,7 @@ def burst(port: int, page: Page, clients: int, seconds: float) -> None:
                     page.errors += 1
         conn.close()
 
-    threads = [threading.Thread(target=client) for _ in range(clients)]
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
     began = time.monotonic()
     for t in threads:
         t.start()
@@ -183,21 +193,31 @@ client.force_login(user)
 base = f"/c/{campaign.slug}/"
 pages = [("play", base + "play/"), ("kingdom", base + f"kingdoms/{kingdom.pk}/"),
          ("map", base + "map/"), ("overview", base), ("login (anonymous)", "/accounts/login/")]
-print(f"{'page':<18} {'median ms':>10} {'queries':>8}")
+from django.core.cache import caches
+print(f"{'page':<18} {'rendered ms':>12} {'queries':>8} {'kept ms':>8} {'queries':>8}")
 for name, url in pages:
     c = Client(HTTP_HOST="127.0.0.1") if "anonymous" in name else client
     assert c.get(url).status_code == 200, (name, url)
-    samples = []
-    for _ in range(15):
-        start = time.perf_counter()
-        c.get(url)
-        samples.append((time.perf_counter() - start) * 1000)
-    with CaptureQueriesContext(connection) as q:
-        c.get(url)
-    print(f"{name:<18} {statistics.median(samples):>10.1f} {len(q):>8}")
+    figures = []
+    for emptied in (True, False):
+        samples = []
+        for _ in range(15):
+            if emptied:
+                caches["pages"].clear()
+            start = time.perf_counter()
+            c.get(url)
+            samples.append((time.perf_counter() - start) * 1000)
+        if emptied:
+            caches["pages"].clear()
+        with CaptureQueriesContext(connection) as q:
+            c.get(url)
+        figures.append((statistics.median(samples), len(q)))
+    (rendered, n_rendered), (kept, n_kept) = figures
+    print(f"{name:<18} {rendered:>12.1f} {n_rendered:>8} {kept:>8.1f} {n_kept:>8}")
 if %(profile)r:
     import cProfile, pstats, io
     url = pages[0][1]
+    caches["pages"].clear()
     with CaptureQueriesContext(connection) as q:
         start = time.perf_counter(); client.get(url); total = time.perf_counter() - start
     sql_ms = sum(float(x["time"]) for x in q.captured_queries) * 1000
@@ -207,6 +227,7 @@ if %(profile)r:
     prof = cProfile.Profile()
     prof.enable()
     for _ in range(20):
+        caches["pages"].clear()
         client.get(url)
     prof.disable()
     out = io.StringIO()

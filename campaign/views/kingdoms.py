@@ -55,7 +55,9 @@ def create(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
     access = get_campaign_for(request, slug)
-    kingdom = get_kingdom_for(access, kingdom_id)
+    # A player's own kingdom came with their access (the page a phone opens most).
+    kingdom = (access.kingdom if access.kingdom is not None and access.kingdom.pk == kingdom_id
+               else get_kingdom_for(access, kingdom_id))
     tiles = list(
         Tile.objects.filter(controller=kingdom)
         .order_by("label").only("label", "terrain", "settlement", "map_id")
