@@ -54,3 +54,44 @@ def test_wok_cost_1_build_on_a_phone_and_read_the_ledger(live_server: Any) -> No
     on_a_phone(script)
     assert "Town in" in seen["after"]
     assert game.loaded().state.lvl(front) == wb.TOWN
+
+
+def test_wok_event_5_cards_rebellion_and_culture_on_a_phone(live_server: Any) -> None:
+    """WOK-EVENT-5, WOK-MAL-17, WOK-CULT-1 at 390 px: in Red's Event Die Phase the GM's play
+    page offers "Carry out a card" and the Incite Revolt form; the GM books 2 stone to Red for
+    a card from the phone and sees it land; the map's tile panel offers the culture picker. No
+    sideways scrolling, tap targets of 44 px, no WCAG 2.1 AA finding by axe-core."""
+    from tests.e2e.axe import assert_accessible
+
+    game = make_game("wok-phone-cards")
+    while game.loaded().state.phase != wb.EVENT_DIE:
+        services.advance(game.campaign, game.gm, dice=["red", "green", "yellow"])
+    stone = game.loaded().state.stock("Red").stone
+    base = live_server.url
+    front = game.kingdoms["Red"].data["front"]
+    seen: dict[str, str] = {}
+
+    def script(context: Any) -> None:
+        page = context.new_page()
+        log_in(page, base, game.gm.username)
+        page.goto(f"{base}/c/wok-phone-cards/play/")
+        page.get_by_text("Carry out a card (GM, WOK-EVENT-5)").tap()
+        page.get_by_text("Marauder card “Incite Revolt”").tap()
+        fits_a_phone(page)
+        assert_accessible(page)
+        shot(page, "wok-06-cards-phone")
+        form = page.locator("form", has=page.get_by_role("button", name="Apply to the stockpile"))
+        form.get_by_label("Card").fill("Substantial Stone")
+        form.get_by_label("Reason").fill("two stone from the card")
+        form.get_by_label("stone").fill("2")
+        form.get_by_role("button", name="Apply to the stockpile").tap()
+        page.get_by_text("Substantial Stone: Red +2 stone").first.wait_for()
+        seen["after"] = page.inner_text("main")
+        page.goto(f"{base}/c/wok-phone-cards/map/?tile={front}")
+        page.get_by_label("Culture of the settlement").wait_for()
+        fits_a_phone(page)
+        assert_accessible(page)
+        shot(page, "wok-07-culture-phone")
+
+    on_a_phone(script)
+    assert game.loaded().state.stock("Red").stone == stone + 2

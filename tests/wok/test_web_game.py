@@ -47,7 +47,8 @@ def _advance(client: Client, game: Game, **dice: str) -> None:
 def _standings_ap(client: Client, game: Game) -> dict[str, int]:
     body = client.get(reverse("campaign:detail", args=[game.campaign.slug])).content.decode()
     table = body[body.index("wok-standings"):]
-    rows = re.findall(r'>(\w+)</a>.*?<td class="num"><strong>(\d+)</strong>', table, re.S)
+    rows = re.findall(r'>(\w+)</a>.*?<td[^>]*class="num"[^>]*><strong>(\d+)</strong>', table,
+                      re.S)
     return {name: int(ap) for name, ap in rows}
 
 
