@@ -373,6 +373,8 @@ class _Defs:
                 f'<circle id="{p}j" r="{_n(rad * 0.62)}" fill="none" '
                 f'stroke-width="{_n(s * 0.03)}"/>'
             )
+            # Where a chosen token may go (static/js/map-play.js): styled by the page's CSS.
+            out.append(f'<circle id="{p}h" r="{_n(rad * 0.9)}"/>')
             out.append(
                 f'<circle id="{p}q" r="{_n(rad * 1.12)}" fill="none" '
                 f'stroke="{"#000" if eco else "#ff2d95"}" stroke-width="{_n(s * 0.1)}"/>'
@@ -400,6 +402,9 @@ class _Defs:
                 f'<polygon id="{p}j" points="{_points(second)}" fill="none" '
                 f'stroke-width="{_n(s * 0.03)}"/>'
             )
+            # Where a chosen token may go (static/js/map-play.js): styled by the page's CSS.
+            marked = [(x * 0.8, y * 0.8) for x, y in pts]
+            out.append(f'<polygon id="{p}h" points="{_points(marked)}"/>')
             out.append(
                 f'<polygon id="{p}q" points="{_points(sel)}" fill="none" '
                 f'stroke="{"#000" if eco else "#ff2d95"}" stroke-width="{_n(s * 0.1)}"/>'
@@ -898,7 +903,9 @@ def render_svg(
         f"{_n(max_y - min_y + 2 * pad)}"
     )
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{vb}" width="100%" role="img" '
+        # A map of links is a group of them (a picture may hold nothing to tab to).
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{vb}" width="100%" '
+        f'role="{"group" if tile_url is not None else "img"}" '
         f'class="hkmap" font-family="sans-serif" text-anchor="middle">',
         f"<title>{_esc(_XML_INVALID.sub('', title).strip() or 'Map')}</title>",
         defs.render(extra="".join(used_patterns[name].render()

@@ -129,11 +129,11 @@
       var tile = wrap.querySelector('a.tile[data-tile="' + (window.CSS && CSS.escape ? CSS.escape(label) : label) + '"]');
       var shape = tile && tile.querySelector('use[href$="-t"]');
       if (!shape) return;
-      var ring = shape.cloneNode(false);
-      ring.removeAttribute("fill");
+      // The map's own outline for it (#<map>-h, campaign/mapsvg.py), drawn on top.
+      var ring = document.createElementNS("http://www.w3.org/2000/svg", "use");
+      ring.setAttribute("href", shape.getAttribute("href").replace(/-t$/, "-h"));
       ring.setAttribute("class", "dest");
-      // Over the terrain, under the label and the counters.
-      shape.parentNode.insertBefore(ring, shape.nextSibling);
+      tile.appendChild(ring);
       tile.classList.add("dest");
     });
     button.setAttribute("aria-pressed", "true");
