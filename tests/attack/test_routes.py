@@ -153,6 +153,8 @@ CORE_POSTS: list[Attack] = [
         "width": "6", "height": "5", "orientation": "flat", "seed": "4"})),
     Attack("campaign:tile_edit", "post", lambda p: (["0101"], {
         "terrain": "hills", "settlement": "village", "name": "Ford"})),
+    Attack("campaign:tile_act", "post", lambda p: (["0203"], {
+        "action": f"move:army:{p.scene.get_army(p.scene.red, 1).pk}"})),
     Attack("campaign:advance", "post", lambda p: ([], {
         "clock": p.scene.campaign.clock_label()}), extra=("tiebreak_1",)),
     Attack("campaign:undo", "post", lambda p: ([], {
