@@ -458,7 +458,8 @@ def test_wok_mal_8_marauders_attack_a_village_and_the_blue_die_razes_it(game: Ga
     """WOK-MAL-16, WOK-MAL-9, WOK-MAL-8, WOK-MAL-1, WOK-MIL-4: in Red's Event Die Phase a
     Marauder card moves Marauders (Blue, to Red's left, decides; Green may not) into Red's
     village territory after Red's army left it; the militia falls to one hit and a flail on the
-    blue die razes the village: the Malador take the territory and nobody gains anything."""
+    blue die, rolled by Blue (Red may not), razes the village: the Malador take the territory and
+    nobody gains anything."""
     from campaign.chronicle import Recorder
     from campaign.models import Tile
     from campaign.systems.war_of_kings.models import Army
@@ -489,11 +490,18 @@ def test_wok_mal_8_marauders_attack_a_village_and_the_blue_die_razes_it(game: Ga
     assert "Fight a round" in page
     battles.fight(game.campaign, game.gm, battle.number,
                   Rolls((H, B, B, B), (B, B), (B, B, B), (B, B)))
-    assert "Blue die for the Malador" in game.client(game.players["Red"]).get(
-        reverse("campaign:play", args=[game.campaign.slug])).content.decode()
-    response = game.client(game.players["Red"]).post(
-        reverse("wok:malador_die", args=[game.campaign.slug]),
-        {"battle": battle.number, "face": "flail"})
+    play = reverse("campaign:play", args=[game.campaign.slug])
+    assert "Blue die for the Malador" in game.client(game.players["Blue"]).get(play) \
+        .content.decode()
+    red_page = game.client(game.players["Red"]).get(play).content.decode()
+    assert "Blue die for the Malador" not in red_page
+    assert "Blue rolls one blue die for the Malador (WOK-MAL-8, WOK-MAL-9)." in red_page
+    url = reverse("wok:malador_die", args=[game.campaign.slug])
+    refused = game.client(game.players["Red"]).post(url, {"battle": battle.number,
+                                                          "face": "flail"})
+    assert refused.status_code == 409 and "WOK-MAL-9: Blue" in refused.content.decode()
+    response = game.client(game.players["Blue"]).post(url, {"battle": battle.number,
+                                                           "face": "flail"})
     assert response.status_code == 302
     state = game.loaded().state
     assert state.ctrl(front) == wb.MALADOR and state.lvl(front) == 0

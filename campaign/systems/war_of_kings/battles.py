@@ -283,11 +283,13 @@ def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = ""
 
 
 def settle_conquest(campaign: Campaign, user: Any, number: int, raze: bool,
-                    blue_face: str = "") -> Event:
+                    blue_face: str = "", acting: str | None = None) -> Event:
     """WOK-CONQ-2..7: the winner captures the settlement as it stands, or razes it with its
     fortification for Table 8's loot; every kingdom's ledger follows from the board. The
     Malador do not choose: one blue Battle Die (``blue_face``) razes on a flail and keeps the
-    settlement otherwise, with no loot for anyone (WOK-MAL-8, WOK-MAL-1)."""
+    settlement otherwise, with no loot for anyone (WOK-MAL-8, WOK-MAL-1); the player to the
+    active player's left rolls it (``acting``, the player's kingdom; None for a GM,
+    WOK-MAL-9)."""
     with transaction.atomic():
         loaded = _open(campaign)
         battle = _battle(loaded, number)
@@ -299,6 +301,11 @@ def settle_conquest(campaign: Campaign, user: Any, number: int, raze: bool,
             battle.attacker.name if battle.attacker else wb.MALADOR)
         try:
             if owner == wb.MALADOR:
+                decider = conquest.malador_decider(loaded.state)
+                if acting is not None and acting != decider:
+                    raise ServiceError(f"WOK-MAL-9: {decider}, to the left of "
+                                       f"{loaded.state.active}, rolls the blue die for the "
+                                       "Malador.")
                 if blue_face not in (FLAIL, WARHAMMER, SHIELD, BLANK):
                     raise ServiceError("WOK-MAL-8: give the face of the blue Battle Die rolled "
                                        "for the Malador.")

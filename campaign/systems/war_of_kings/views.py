@@ -584,11 +584,13 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
         context["resupply"] = battles.resupply_options(loaded, active)
     elif state.phase == wb.EVENT_DIE:
         from campaign.systems.war_of_kings.cards import rebels
-        from campaign.systems.war_of_kings.rules.conquest import malador_decider
 
         # WOK-MAL-17: what "Incite Revolt" could turn now, for the player to the left (WOK-MAL-9).
         context["rebels"] = rebels(loaded)
-        context["malador_decider"] = loaded.kingdom(malador_decider(state))
+    from campaign.systems.war_of_kings.rules.conquest import malador_decider
+
+    # WOK-MAL-9: the player to the active player's left decides and rolls for the Malador.
+    context["malador_decider"] = loaded.kingdom(malador_decider(state))
     context["explore_faces"] = loaded.options.explore_faces_known
     battles_ = list(Battle.objects.filter(campaign=loaded.campaign,
                                           status=Battle.Status.PENDING)
@@ -665,11 +667,15 @@ def marauders_move(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def malador_die(request: HttpRequest, slug: str) -> HttpResponse:
-    """WOK-MAL-8: the blue die rolled for the Malador over a settlement they took."""
+    """WOK-MAL-8, WOK-MAL-9: the blue die the player to the active player's left (or a GM)
+    rolled for the Malador over a settlement they took."""
     access = wok_access(request, slug)
+    if not access.is_gm and access.kingdom is None:
+        raise PermissionDenied("You have no kingdom in this campaign.")
+    acting = None if access.is_gm else access.kingdom.name  # type: ignore[union-attr]
     return _run(request, access, lambda: battles.settle_conquest(
         access.campaign, request.user, _number(request, "battle"), False,
-        _choice(request, "face", ("flail", "warhammer", "shield", "blank"))))
+        _choice(request, "face", ("flail", "warhammer", "shield", "blank")), acting))
 
 
 # --- card effects, rebellion and culture (WOK-EVENT-5, WOK-MAL-17, WOK-CULT-1) ------------------
