@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from campaign.systems.swords_and_stones.models import (
+    CostType,
     CrateItem,
     Game,
     King,
@@ -57,3 +58,9 @@ class SpendAdmin(admin.ModelAdmin):
 class TerritoryRecordAdmin(admin.ModelAdmin):
     list_display = ("territory", "campaign", "before_state", "after_state", "cause", "rule_id")
     raw_id_fields = ("campaign", "game", "before_owner", "after_owner", "event")
+
+
+@admin.register(CostType)
+class CostTypeAdmin(admin.ModelAdmin):
+    list_display = ("rule_id", "campaign", "types")
+    raw_id_fields = ("campaign",)

@@ -14,9 +14,9 @@ from django.contrib.auth.models import User
 from campaign import services as core
 from campaign.demo import DemoCampaign, found_kingdoms
 from campaign.models import Campaign, Kingdom
+from campaign.systems.swords_and_stones import buildings, costs, sites, table
 from campaign.systems.swords_and_stones import services as sns
-from campaign.systems.swords_and_stones import table
-from campaign.systems.swords_and_stones.models import Game
+from campaign.systems.swords_and_stones.models import Game, Participant
 
 SLUG = "avalon-grand-campaign"
 
@@ -57,26 +57,72 @@ def _report(campaign: Campaign, gm: User, game: Game, kingdom: Kingdom,
         sns.take_titles(campaign, gm, game, kingdom, take)
 
 
+#: The GM's resource types for the costs the demo's kingdoms pay (SNS-AMB-30).
+DEMO_COST_TYPES = {
+    "SNS-BLD-TAVERN": ("wood",), "SNS-BLD-BARRACKS": ("wood", "stone"),
+    "SNS-BLD-MILL": ("wood", "stone"), "SNS-UPG-HUNTINGCABINS": ("wood", "stone"),
+    "SNS-UPG-WELLS": ("wood", "stone"), "SNS-UNIT-SWORDS": ("food", "iron"),
+}
+#: What each kingdom builds, in order, as soon as it can pay (a foundation a turn).
+BUILD_ORDER = ("FARM", "TAVERN", "FARM", "BARRACKS", "MILL")
+UPGRADES = ("HUNTINGCABINS", "WELLS")
+
+
 def _at_the_table(campaign: Campaign, gm: User, game: Game, kingdoms: tuple[Kingdom, ...],
                   until: int) -> None:
-    """Both kingdoms play their turns up to the harvest of turn ``until``: Farm dice, upkeep
-    and growth, a Villager trained when growth and food allow."""
-    buildings = {"STOCKPILE": 1, "TAVERN": 1, "FARM": 2}
+    """Both kingdoms play their turns up to the harvest of turn ``until``: each records a Forest
+    and an Outcrop and harvests them before its Farms, lays its foundations one a turn (two
+    Villagers working each), buys upgrades, pays upkeep and trains a Villager when growth and
+    food allow. Late on, Goldmarch starts Public Executions and the Hollow Crown takes in
+    Refugees (die timers), and a fire hits the Hollow Crown's Tavern; a Mill foundation is still
+    being built at turn 12."""
+    for key, kinds in DEMO_COST_TYPES.items():
+        costs.set_cost_types(campaign, gm, key, kinds)
+    for i, kingdom in enumerate(kingdoms):
+        sites.record_site(campaign, gm, game, kingdom, "Forest 1", "forest", 4 + i)
+        sites.record_site(campaign, gm, game, kingdom, "Outcrop 1", "outcrop", 4,
+                          secondary="gold" if i == 0 else "iron", threshold=4 + i)
+    built = {k.pk: 0 for k in kingdoms}
+    bought = {k.pk: 0 for k in kingdoms}
     for turn in range(1, until):
         for i, kingdom in enumerate(kingdoms):
-            dice = [(turn + i + n) % 6 + 1 for n in range(2 + min(turn // 3, 3))]
-            outcomes = ["fail"] * dice.count(1)
-            table.farm_harvest(campaign, gm, game, kingdom, dice, outcomes)
-            table.next_phase(campaign, gm, game, kingdom)
-            table.compulsory(campaign, gm, game, kingdom, buildings)
-            table.next_phase(campaign, gm, game, kingdom)
+            args = (campaign, gm, game, kingdom)
+            state = Participant.objects.get(game=game, kingdom=kingdom).table
+            sites.harvest_site(*args, 1, [(turn + i + n) % 5 + 2 for n in range(3)])
+            sites.harvest_site(*args, 2, [(turn * 2 + i + n) % 6 + 1 for n in range(2)])
+            farms = state.get("buildings", {}).get("FARM", 0)
+            if farms:
+                dice = [(turn + i + n) % 6 + 1 for n in range(farms * 2)]
+                table.farm_harvest(*args, dice, ["fail"] * dice.count(1))
+            table.next_phase(*args)
+            foundations = [w for w in state.get("works", []) if w["bp"] > 0]
+            table.compulsory(*args, workers={w["id"]: 2 for w in foundations})
+            table.next_phase(*args)
             if turn % 2:
                 try:
-                    table.train(campaign, gm, game, kingdom, "VILLAGER", 1)
+                    table.train(*args, "VILLAGER", 1)
                 except sns.SnsError:
-                    pass  # not enough food this turn
-            table.next_phase(campaign, gm, game, kingdom)
-            table.next_phase(campaign, gm, game, kingdom)
+                    pass  # not enough food or growth this turn
+            if built[kingdom.pk] < len(BUILD_ORDER):
+                try:
+                    buildings.lay_foundation(*args, BUILD_ORDER[built[kingdom.pk]])
+                    built[kingdom.pk] += 1
+                except sns.SnsError:
+                    pass  # not enough yet
+            if bought[kingdom.pk] < len(UPGRADES):
+                try:
+                    buildings.buy_upgrade(*args, UPGRADES[bought[kingdom.pk]])
+                    bought[kingdom.pk] += 1
+                except sns.SnsError:
+                    pass
+            if turn == until - 2:
+                buildings.start_timer(*args, "Public Executions" if i == 0 else "Refugees")
+            if turn == until - 1 and i == 1:
+                state = Participant.objects.get(game=game, kingdom=kingdom).table
+                tavern = next(w for w in state["works"] if w["code"] == "TAVERN")
+                buildings.damage(*args, tavern["id"], fire_die=2)
+            table.next_phase(*args)
+            table.next_phase(*args)
 
 
 def build(users: dict[str, User]) -> Campaign:

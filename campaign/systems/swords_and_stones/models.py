@@ -205,6 +205,7 @@ class TerritoryRecord(models.Model):
         ordering = ["campaign", "pk"]
         indexes = [models.Index(fields=["campaign", "territory"])]
 
+
 class Trade(models.Model):
     """A trade one kingdom offers another during a game (SNS-ECON-57): what the offerer
     ``gives`` and ``gets`` (resource to amount), whether the two kingdom zones touch (else both
@@ -248,3 +249,20 @@ class AutoBattle(models.Model):
 
     class Meta:
         ordering = ["game", "pk"]
+
+
+class CostType(models.Model):
+    """The resource types a campaign gives one cost whose symbols the source lost (SNS-AMB-30):
+    ``rule_id`` names the building, upgrade or unit (``SNS-UPG-X/use`` a price paid at each
+    use), ``types`` one resource or ``None`` per printed amount. No row: the catalogue's."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE,
+                                 related_name="sns_cost_types")
+    rule_id = models.CharField(max_length=40)
+    types = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["campaign", "rule_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "rule_id"], name="sns_one_cost_type")
+        ]

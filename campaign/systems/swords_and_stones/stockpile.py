@@ -16,6 +16,7 @@ from campaign.models import Kingdom
 from campaign.systems.swords_and_stones.models import Game, Participant, Spend
 from campaign.systems.swords_and_stones.rules import economy as eco
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
+from campaign.systems.swords_and_stones.rules import holdings as hold
 from campaign.systems.swords_and_stones.rules import points as pts
 from campaign.systems.swords_and_stones.state import PointsLine, SnsState, pid, rules_check
 from ledger.models import LedgerEntry
@@ -83,6 +84,7 @@ def open_tables(rec: Recorder, st: SnsState, game: Game) -> None:
             "units": dict(opening.units), "operational": True,
             "buildings": dict(opening.buildings), "growth": opening.growth_rate,
             "trained": 0, "shortfall": 0, "upkeep": opening.upkeep,
+            "works": hold.opening_works(opening.buildings),
         })
     post(rec, lines)
 

@@ -16,7 +16,7 @@ and so is anything but favor while the Stockpile is not operational (SNS-ECON-4)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,13 +25,15 @@ from django.db import transaction
 from campaign.chronicle import Recorder
 from campaign.locking import lock_kingdom
 from campaign.models import Campaign, Kingdom
+from campaign.systems.swords_and_stones import costs
 from campaign.systems.swords_and_stones.models import Game, Participant
 from campaign.systems.swords_and_stones.rules import econ_advance as adv
 from campaign.systems.swords_and_stones.rules import econ_harvest as harvest
 from campaign.systems.swords_and_stones.rules import econ_turn as turn_rules
 from campaign.systems.swords_and_stones.rules import economy as eco
 from campaign.systems.swords_and_stones.rules import events as evt
-from campaign.systems.swords_and_stones.rules.catalogue import DEFAULT_CATALOGUE
+from campaign.systems.swords_and_stones.rules import holdings as hold
+from campaign.systems.swords_and_stones.rules.catalogue import DEFAULT_CATALOGUE, Catalogue
 from campaign.systems.swords_and_stones.services import (
     _check,
     _game_for_update,
@@ -60,8 +62,8 @@ TYPED_RULES: Mapping[str, str] = {
     "SNS-ECON-28": "favor from the Temple",
     "SNS-ECON-29": "goods and services (Guild, Relics)",
     "SNS-EVT-1": "an event",
-    "SNS-ECON-53": "a foundation placed",
-    "SNS-ECON-56": "an upgrade bought",
+    "SNS-ECON-53": "a foundation the catalogue does not have",
+    "SNS-ECON-56": "an upgrade the catalogue does not have",
     "SNS-ECON-58": "market trade",
     "SNS-ECON-59": "trade with a player",
     "SNS-STATE-2": "a spell",
@@ -110,11 +112,11 @@ def _phase(phase: str) -> str:
 
 def _book(st: _Table, user: Any, part: Participant, state: dict[str, Any],
           lines: Sequence[eco.LedgerLine], summary: str, new_state: dict[str, Any] | None = None,
-          dice: Sequence[int] = ()) -> str:
+          dice: Sequence[int] = (), dice_rule: str = "SNS-ECON-27") -> str:
     with Recorder(st.campaign, user, "sns.table", summary, kingdom=part.kingdom,
                   data={"turn": state["turn"], "phase": state["phase"]}) as rec:
         if dice:
-            rec.roll("SNS-ECON-27", dice, "table")
+            rec.roll(dice_rule, dice, "table")
         post(rec, [(part.kingdom, line_of(line, f"turn {state['turn']}: ")) for line in lines])
         if new_state is not None and new_state != part.table:
             rec.update(part, table=new_state)
@@ -127,18 +129,22 @@ def farm_harvest(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
     whose outcome (rain, insect plague, success, fail) is given in dice order."""
     with transaction.atomic():
         st, game, part, state = _at_table(campaign, game, kingdom, (eco.HARVEST,))
-        result = _check(lambda: _harvest(dice, outcomes))
+        plough = "HEAVYPLOUGH" in hold.owned_upgrades(state)
+        result = _check(lambda: _harvest(dice, outcomes, plough))
         stock = stockpile_of(part.kingdom, state)
         _check(lambda: eco.check_operational(stock, result.lines, "harvest"))
         food = sum(line.amount for line in result.lines if line.resource == eco.FOOD)
         summary = (f"{part.kingdom.name}, turn {state['turn']}: {len(dice)} Farm dice "
-                   f"({', '.join(map(str, dice))}) give {food} food (SNS-ECON-27).")
-        return _book(st, user, part, state, result.lines, summary, dice=dice)
+                   f"({', '.join(map(str, dice))}) give {food} food (SNS-ECON-27"
+                   + (", SNS-UPG-HEAVYPLOUGH" if plough else "") + ").")
+        new_state = {**state, "farmed": state["turn"]}
+        return _book(st, user, part, state, result.lines, summary, new_state, dice=dice)
 
 
-def _harvest(dice: Sequence[int], outcomes: Sequence[str]) -> harvest.Harvest:
+def _harvest(dice: Sequence[int], outcomes: Sequence[str],
+             heavy_plough: bool = False) -> harvest.Harvest:
     try:
-        return harvest.farm_harvest(dice, outcomes)
+        return harvest.farm_harvest(dice, outcomes, heavy_plough=heavy_plough)
     except ValueError as exc:
         raise eco.RuleViolation(str(exc)) from None
 
@@ -172,30 +178,51 @@ def book_line(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, resou
 
 
 def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
-               operational: Mapping[str, int], besieged: bool = False) -> str:
-    """SNS-ECON-42..46, SNS-AMB-33, SNS-AMB-34: upkeep of the operational buildings is paid in
-    food as far as there is food; every food short lowers growth by 1; the growth rate of the
-    turn follows (D.8)."""
-    counts = {code: int(n) for code, n in operational.items() if n}
-    if any(n < 0 for n in counts.values()):
-        raise SnsError("SNS-ECON-42: building counts are 0 or more.")
+               operational: Mapping[str, int] | None = None, besieged: bool = False, *,
+               workers: Mapping[int, int] | None = None, idle: Collection[int] = ()) -> str:
+    """SNS-ECON-40..46, SNS-ECON-55, SNS-AMB-33, SNS-AMB-34: the compulsory phase in its order.
+    Every die timer ticks down (SNS-ECON-40); the units working foundations remove their Build
+    Points (SNS-ECON-41); upkeep of the operational buildings is paid in food as far as there is
+    food, every food short lowering growth by 1; the growth rate of the turn follows (D.8), with
+    the standing penalties of owned upgrades (Taxation, Crime and Punishment).
+
+    The operational buildings are the kingdom's own, less those out of work after a fire,
+    unstaffed or ``idle`` (ids the table says an enemy touches, SNS-ECON-55); ``operational``
+    counts typed by the table instead are taken as they are (a Stockpile kept on paper)."""
+    if operational is not None:
+        counts = {code: int(n) for code, n in operational.items() if n}
+        if any(n < 0 for n in counts.values()):
+            raise SnsError("SNS-ECON-42: building counts are 0 or more.")
     with transaction.atomic():
         st, game, part, state = _at_table(campaign, game, kingdom, (eco.COMPULSORY,))
         if state.get("compulsory_done") == state["turn"]:
             raise SnsError(f"SNS-ECON-42: {part.kingdom.name} already paid upkeep in turn "
                            f"{state['turn']}.")
+        works = hold.works_of(state)
+        unknown = set(idle) - {w.id for w in works}
+        if unknown:
+            raise SnsError(f"SNS-ECON-55: {part.kingdom.name} has no building "
+                           f"{min(unknown)}.")
+        if operational is None:
+            counts = hold.operational_counts(works, int(state["turn"]), idle)
+        owned = hold.owned_upgrades(state)
+        ticked, words = _check(lambda: hold.tick(state, "TREADMILL" in owned, workers or {},
+                                                 DEFAULT_CATALOGUE, part.kingdom.name))
         stock = stockpile_of(part.kingdom, state)
         mods = [turn_rules.GrowthLine(a, r, w) for a, r, w in state.get("growth_mods", [])]
+        mods += turn_rules.upgrade_growth_penalties(sorted(owned))
         fixed = state.get("growth_set")
         result = turn_rules.compulsory_phase(stock, counts, besieged=besieged, modifiers=mods,
                                              fixed=fixed, fixed_by="an event",
                                              options=econ_options(st.campaign, game))
         rate = result.growth.rate
-        new_state = {**state, "buildings": counts, "growth": rate,
+        new_state = {**ticked, "buildings": counts, "growth": rate,
                      "shortfall": result.upkeep.shortfall, "upkeep": result.upkeep.due,
                      "compulsory_done": state["turn"], "growth_mods": [],
                      "growth_set": None}
-        summary = (f"{part.kingdom.name}, turn {state['turn']}: upkeep {result.upkeep.due} food"
+        summary = (f"{part.kingdom.name}, turn {state['turn']}: "
+                   + (f"{'; '.join(words)} (SNS-ECON-40, SNS-ECON-41); " if words else "")
+                   + f"upkeep {result.upkeep.due} food"
                    + (f", {result.upkeep.shortfall} short" if result.upkeep.shortfall else "")
                    + f"; growth {rate if rate is not None else 'unlimited'} (SNS-ECON-42..44).")
         return _book(st, user, part, state, result.upkeep.lines, summary, new_state)
@@ -236,6 +263,11 @@ def event(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, table_nam
             new_state["growth_mods"] = mods
         if outcome.growth_set is not None:
             new_state["growth_set"] = outcome.growth_set
+        if outcome.timers:
+            timers = list(state.get("timers", []))
+            for timer in outcome.timers:
+                timers.append(hold.timer_dict(hold.next_id(timers), timer))
+            new_state["timers"] = timers
         summary = (f"{part.kingdom.name}, turn {state['turn']}: {table_name} event {roll}: "
                    f"{outcome.name}" + (f" ({'; '.join(outcome.notes)})" if outcome.notes
                                         else "") + " (SNS-EVT-2).")
@@ -262,8 +294,12 @@ def train(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, code: str
         growth = turn_rules.Growth((), rate if rate is not None else None)
         faction = part.faction if part.faction in eco.FACTIONS else eco.AVALONIAN
         realm = adv.Kingdom(faction=faction, stockpile=stock,
-                            operational=dict(state.get("buildings", {})))
-        training = _check(lambda: _train(realm, code, count, growth, state, declared_types))
+                            built=hold.standing_counts(hold.works_of(state)),
+                            operational=dict(state.get("buildings", {})),
+                            upgrades=hold.owned_upgrades(state))
+        catalogue = hold.campaign_catalogue(costs.cost_types(st.campaign))
+        training = _check(lambda: _train(realm, code, count, growth, state, declared_types,
+                                         catalogue))
         units = dict(state.get("units", {}))
         units[training.unit] = units.get(training.unit, 0) + count
         trained = dict(state.get("trained_units", {}))
@@ -276,11 +312,12 @@ def train(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, code: str
 
 
 def _train(realm: adv.Kingdom, code: str, count: int, growth: turn_rules.Growth,
-           state: Mapping[str, Any], declared: Sequence[str]) -> adv.Training:
+           state: Mapping[str, Any], declared: Sequence[str],
+           catalogue: Catalogue = DEFAULT_CATALOGUE) -> adv.Training:
     try:
         return adv.train(realm, code, count, growth=growth,
                          trained_this_turn=int(state.get("trained", 0)),
-                         declared_types=declared)
+                         declared_types=declared, catalogue=catalogue)
     except ValueError as exc:
         if isinstance(exc, eco.RuleViolation):
             raise

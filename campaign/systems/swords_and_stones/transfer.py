@@ -7,7 +7,10 @@ ledger, so they travel with the core. Rows are named by natural keys: kingdoms b
 (kingdom, reign), games by number, events by ``seq``; lists keep the order the rows were made in.
 
 Version 1: ``kings``, ``games`` (each with ``participants``), ``titles``, ``crate_items``,
-``spends`` and ``territory_records``, each optional (an empty list when left out).
+``spends``, ``territory_records`` and ``cost_types`` (the campaign's resource types for costs
+whose symbols the source lost, SNS-AMB-30), each optional (an empty list when left out). A seat's
+``table`` holds its Stockpile state at the table: turn and phase, units, buildings and
+foundations (``works``), upgrades, Sites and die timers.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campaign.models import Campaign
-from campaign.systems.swords_and_stones import reports
+from campaign.systems.swords_and_stones import costs, reports
 from campaign.systems.swords_and_stones.models import (
+    CostType,
     CrateItem,
     Game,
     King,
@@ -104,6 +108,8 @@ def export_section(campaign: Campaign, refs: Refs) -> dict[str, Any]:
             "cause": r.cause, "rule_id": r.rule_id, "event": r.event.seq if r.event else None,
         } for r in TerritoryRecord.objects.filter(campaign=campaign).select_related(
             "game", "before_owner", "after_owner", "event").order_by("pk")],
+        "cost_types": [{"cost": c.rule_id, "types": list(c.types)}
+                       for c in CostType.objects.filter(campaign=campaign).order_by("pk")],
     }
 
 
@@ -118,6 +124,7 @@ class SectionPlan:
     crate_items: list[dict[str, Any]] = field(default_factory=list)
     spends: list[dict[str, Any]] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
+    cost_types: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _game_ref(node: Node, key: str, numbers: set[int]) -> int | None:
@@ -265,6 +272,17 @@ def plan_section(node: Node, context: PlanContext) -> SectionPlan:
             "rule_id": n.text("rule_id", max_length=20),
             "event": context.event(n, "event"),
         })
+    for n in node.nodes("cost_types", default=[]):
+        key = n.choice("cost", costs.ENTRIES)
+        kinds = n.raw("types")
+        amounts = len(costs.ENTRIES[key].cost.amounts)
+        if (not isinstance(kinds, list) or len(kinds) != amounts
+                or any(k is not None and k not in costs.RESOURCES for k in kinds)):
+            raise ImportRefused(f"{n.path}: {key} needs {amounts} types, each a resource or "
+                                "null (SNS-AMB-30).")
+        if any(c["cost"] == key for c in plan.cost_types):
+            raise ImportRefused(f"{n.path}: {key} is listed twice.")
+        plan.cost_types.append({"cost": key, "types": kinds})
     return plan
 
 
@@ -326,3 +344,6 @@ def write_section(plan: SectionPlan, context: WriteContext) -> None:
             after_owner=k[r["after_owner"]] if r["after_owner"] else None,
             cause=r["cause"], rule_id=r["rule_id"], event=context.event(r["event"]))
         for r in plan.records])
+    CostType.objects.bulk_create([
+        CostType(campaign=campaign, rule_id=c["cost"], types=c["types"])
+        for c in plan.cost_types])

@@ -30,6 +30,7 @@ urlpatterns = [
     path("crate/", views.crate, name="crate"),
     path("honours/", views.honours, name="honours"),
     path("battle/", views.battle, name="battle"),
+    path("costs/", views.cost_types, name="costs"),
     path("game/<int:number>/table/<int:kingdom_id>/", views.table_page, name="table"),
     path("game/<int:number>/table/<int:kingdom_id>/<slug:action>/", views.table_action,
          name="table_action"),

@@ -25,7 +25,15 @@ from campaign.models import Kingdom, Role
 from campaign.once import applies_once
 from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
-from campaign.systems.swords_and_stones import pages, reports, services, table
+from campaign.systems.swords_and_stones import (
+    buildings,
+    costs,
+    pages,
+    reports,
+    services,
+    sites,
+    table,
+)
 from campaign.systems.swords_and_stones.models import Game, Participant, Spend
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import titles as tt
@@ -499,6 +507,107 @@ def _table_kingdom(access: Access, kingdom_id: int) -> Kingdom:
     return get_kingdom_for(access, kingdom_id, edit=True)
 
 
+def _table_context(campaign: Any, game: Game, kingdom: Kingdom) -> dict[str, Any]:
+    """The Stockpile, the kingdom's buildings, Sites and timers, and what it may do now."""
+    context = table.table_view(campaign, game, kingdom)
+    types = costs.cost_types(campaign)
+    return {**context, **buildings.holdings_view(campaign, game, context["part"], types)}
+
+
+def _kinds(request: HttpRequest, name: str = "types") -> list[str]:
+    """Resources named for the amounts whose type the source lost, in order (SNS-AMB-30)."""
+    words = [w for w in _text(request, name, 80).replace(" ", "").lower().split(",") if w]
+    return words
+
+
+def _pick(request: HttpRequest, name: str) -> int:
+    value = parse_id(request.POST.get(name, ""))
+    if value is None:
+        raise ParseError(f"“{name}” must be an id from the form.")
+    return value
+
+
+def _table_act(request: HttpRequest, access: Access, game: Game, kingdom: Kingdom,
+               action: str) -> Callable[[], str] | None:
+    """The buildings, Sites and timers actions at the table (None: not one of them)."""
+    user, campaign, post = request.user, access.campaign, request.POST
+    args = (campaign, user, game, kingdom)
+    if action == "site":
+        kind = _text(request, "kind", 10)
+        level = parse_int(post.get("level", ""), 1, 12, "level")
+        secondary = _text(request, "secondary", 10) or None
+        threshold = parse_int(post.get("threshold", ""), 2, 6, "threshold") if secondary \
+            else None
+        label, set_name = _text(request, "label", 20), _text(request, "set", 4) or "A"
+        island, mountain = post.get("middle_island") == "yes", post.get("mountain") == "yes"
+        return lambda: sites.record_site(*args, label, kind, level, set_name=set_name,
+                                         secondary=secondary, threshold=threshold,
+                                         middle_island=island, at_mountain=mountain)
+    if action == "site_harvest":
+        from campaign.parsing import parse_dice
+
+        site_id, dice = _pick(request, "site"), parse_dice(post.get("dice", ""))
+        if not dice:
+            raise ParseError("Type the harvest dice rolled at the table.")
+        stone = parse_int(post.get("stone_instead", ""), 0, 60, "stone instead", default=0)
+        return lambda: sites.harvest_site(*args, site_id, dice, stone_instead=stone)
+    if action == "scarcity":
+        site_id = _pick(request, "site")
+        points = parse_int(post.get("points", ""), 1, 12, "points", default=1)
+        return lambda: sites.add_scarcity(*args, site_id, points)
+    if action == "site_level":
+        if not access.is_gm:
+            raise PermissionDenied("The GM sets a Site's level (SNS-STATE-5).")
+        site_id = _pick(request, "site")
+        level = parse_int(post.get("level", ""), 1, 12, "level")
+        return lambda: sites.set_level(*args, site_id, level)
+    if action == "plant":
+        label, kind = _text(request, "label", 20), _text(request, "type", 10) or None
+        return lambda: sites.plant_forest(*args, label, kind)
+    if action == "found":
+        code = _text(request, "building", 20).upper()
+        kinds = _kinds(request)
+        wood = parse_int(post.get("wood_for_stone", ""), 0, 99, "wood for stone", default=0)
+        over, outside = post.get("over_impassable") == "yes", post.get("outside") == "yes"
+        return lambda: buildings.lay_foundation(*args, code, kinds, wood_for_stone=wood,
+                                                over_impassable=over,
+                                                in_own_section=not outside)
+    if action == "cancel":
+        work_id = _pick(request, "work")
+        return lambda: buildings.cancel_foundation(*args, work_id)
+    if action == "upgrade":
+        code, kinds = _text(request, "upgrade", 20).upper(), _kinds(request)
+        alternative = parse_int(post.get("alternative", ""), 0, 2, "alternative", default=0)
+        return lambda: buildings.buy_upgrade(*args, code, kinds, alternative=alternative)
+    if action == "discard":
+        code = _text(request, "upgrade", 20).upper()
+        return lambda: buildings.discard_upgrade(*args, code)
+    if action == "staff":
+        work_id, flag = _pick(request, "work"), post.get("staffed") == "yes"
+        return lambda: buildings.set_staff(*args, work_id, flag)
+    if action == "damage":
+        work_id = _pick(request, "work")
+        fire = parse_int(post.get("fire", ""), 1, 6, "fire die", default=0) or None
+        wounds = parse_int(post.get("wounds", ""), 0, 99, "wounds", default=0)
+        if fire is None and not wounds:
+            raise ParseError("Give the wounds, or the fire die rolled (SNS-CBT-5, SNS-CBT-8).")
+        return lambda: buildings.damage(*args, work_id, wounds=wounds, fire_die=fire)
+    if action == "repair":
+        work_id = _pick(request, "work")
+        wounds = parse_int(post.get("wounds", ""), 1, 99, "wounds")
+        return lambda: buildings.repair(*args, work_id, wounds)
+    if action == "timer":
+        name = _text(request, "name", 40)
+        value = parse_int(post.get("value", ""), 1, 99, "value", default=0) or None
+        if not name:
+            raise ParseError("Name the timer (SNS-STATE-3).")
+        return lambda: buildings.start_timer(*args, name, value)
+    if action == "end_timer":
+        timer_id = _pick(request, "timer")
+        return lambda: buildings.end_timer(*args, timer_id)
+    return None
+
+
 @login_required
 @require_GET
 def table_page(request: HttpRequest, slug: str, number: int, kingdom_id: int) -> HttpResponse:
@@ -507,7 +616,7 @@ def table_page(request: HttpRequest, slug: str, number: int, kingdom_id: int) ->
     game = _game(access, str(number))
     kingdom = _table_kingdom(access, kingdom_id)
     context = {**tabs_context(access, "play"), "game": game, "kingdom": kingdom,
-               **table.table_view(access.campaign, game, kingdom)}
+               **_table_context(access.campaign, game, kingdom)}
     if context["part"] is None:
         raise Http404(f"{kingdom.name} does not play game {game.number}.")
     template = "campaign/systems/swords_and_stones/table.html"
@@ -541,11 +650,20 @@ def table_action(request: HttpRequest, slug: str, number: int, kingdom_id: int,
             act = lambda: table.book_line(campaign, user, game, kingdom,  # noqa: E731
                                           resource, amount, rule, reason)
         elif action == "compulsory":
-            counts = {code: parse_int(post.get(f"b_{code}", "") or "0", 0, 99, code)
-                      for code in table.BUILDINGS}
             besieged = post.get("besieged") == "yes"
+            typed: dict[str, int] | None = None
+            if any(f"b_{code}" in post for code in table.BUILDINGS):
+                typed = {code: parse_int(post.get(f"b_{code}", "") or "0", 0, 99, code)
+                         for code in table.BUILDINGS}
+            workers = {parse_int(k[2:], 1, 10**6, "foundation"):
+                       parse_int(v or "0", 0, 99, "workers")
+                       for k, v in post.items() if k.startswith("w_")}
+            idle = [parse_int(k[5:], 1, 10**6, "building") for k in post
+                    if k.startswith("idle_")]
             act = lambda: table.compulsory(campaign, user, game, kingdom,  # noqa: E731
-                                           counts, besieged)
+                                           typed, besieged,
+                                           workers={k: n for k, n in workers.items() if n},
+                                           idle=idle)
         elif action == "train":
             code = _text(request, "unit", 20).upper()
             count = parse_int(post.get("count", ""), 1, 99, "count")
@@ -568,7 +686,10 @@ def table_action(request: HttpRequest, slug: str, number: int, kingdom_id: int,
             act = lambda: table.set_operational(campaign, user, game,  # noqa: E731
                                                 kingdom, flag)
         else:
-            raise Http404("No such action at the table.")
+            found = _table_act(request, access, game, kingdom, action)
+            if found is None:
+                raise Http404("No such action at the table.")
+            act = found
     except ParseError as exc:
         return _bad(request, access, exc)
     try:
@@ -579,7 +700,7 @@ def table_action(request: HttpRequest, slug: str, number: int, kingdom_id: int,
                                           "kingdom_id": kingdom.pk})
     if request.htmx:
         context = {**tabs_context(access, "play"), "game": game, "kingdom": kingdom,
-                   "done": summary, **table.table_view(campaign, game, kingdom)}
+                   "done": summary, **_table_context(campaign, game, kingdom)}
         return render(request, "campaign/systems/swords_and_stones/table.html#table", context)
     messages.success(request, summary)
     return redirect(target)
@@ -653,3 +774,47 @@ def battle(request: HttpRequest, slug: str) -> HttpResponse:
                         "commitment": commitment, "won": won, "result": result,
                         "dice_needed": len(rolled)})
     return render(request, "campaign/systems/swords_and_stones/battle.html", context)
+
+
+# --- the campaign's cost types (SNS-AMB-30) ----------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cost_types(request: HttpRequest, slug: str) -> HttpResponse:
+    """SNS-AMB-30: every cost whose resource types the source lost, with the types this
+    campaign uses; the GM sets them (one cost per form) or puts the catalogue's back."""
+    access = sns_access(request, slug, Role.OBSERVER)
+    if request.method == "POST":
+        if not access.is_gm:
+            raise PermissionDenied("The GM sets the campaign's cost types.")
+        key = _text(request, "cost", 40)
+        entry = costs.ENTRIES.get(key)
+        if entry is None:
+            return refuse(request, f"SNS-AMB-30: {key!r} is not a cost whose types were lost.",
+                          status=400, context=tabs_context(access, "play"))
+        kinds: list[str | None] = []
+        for i in range(len(entry.cost.amounts)):
+            raw = _text(request, f"t{i}", 10)
+            if raw and raw not in costs.RESOURCES:
+                return refuse(request, f"SNS-ECON-1: {raw!r} is not a resource.", status=400,
+                              context=tabs_context(access, "play"))
+            kinds.append(raw or None)
+        try:
+            summary = costs.set_cost_types(access.campaign, request.user, key, kinds)
+        except ServiceError as exc:
+            return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
+        messages.success(request, summary)
+        return redirect(reverse("sns:costs", args=[access.campaign.slug]) + f"#c-{key}")
+    types = costs.cost_types(access.campaign)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for entry in costs.ENTRIES.values():
+        cost = costs.campaign_cost(entry, types)
+        groups.setdefault(entry.area, []).append({
+            "entry": entry, "note": costs.note(entry.key, types), "set": entry.key in types,
+            "amounts": [{"i": i, "amount": a, "kind": k, "source": s}
+                        for i, (a, k, s) in enumerate(zip(cost.amounts, cost.types,
+                                                          entry.cost.types))]})
+    return render(request, "campaign/systems/swords_and_stones/costs.html",
+                  {**tabs_context(access, "play"), "groups": list(groups.items()),
+                   "resources": costs.RESOURCES, "overridden": len(types)})
