@@ -102,6 +102,19 @@ def _profile(p: People) -> Any:
                        p.scene.gm)
 
 
+def _note(p: People) -> Any:
+    from campaign.notes import add_note
+
+    return add_note(p.scene.campaign, p.scene.gm, text="Bandits here.", shared=False,
+                    kingdom=p.scene.red)
+
+
+def _entry(p: People) -> Any:
+    from campaign.notes import add_entry
+
+    return add_entry(p.scene.campaign, p.scene.gm, title="Spring", text="The thaw came.")
+
+
 PROFILE_FORM = {"name": "Spears", "unit_type": "horde", "points": "200", "base_us": "3",
                 "stats": "Sp 4", "special_rules": "Phalanx"}
 
@@ -163,6 +176,18 @@ CORE_POSTS: list[Attack] = [
     Attack("campaign:print_book", "post", lambda p: ([], {"paper": "a4", "eco": "1",
                                                           "landscape": "0"})),
     Attack("campaign:notifications", "post", lambda p: ([], {"form": "mine"})),
+    Attack("campaign:kingdom_note_add", "post", lambda p: ([p.scene.red.pk], {
+        "text": "Red plots.", "shared": "on"})),
+    Attack("campaign:tile_note_add", "post", lambda p: (["0101"], {"text": "Bandits."})),
+    Attack("campaign:note_edit", "post", lambda p: ([_note(p).pk], {
+        "text": "Bandits left.", "shared": "on"})),
+    Attack("campaign:note_remove", "post", lambda p: ([_note(p).pk], {})),
+    Attack("campaign:entry_write", "post", lambda p: ([], {
+        "title": "Spring", "text": "The thaw came.", "photo": _png()})),
+    Attack("campaign:entry_edit", "post", lambda p: ([_entry(p).pk], {
+        "title": "Spring", "text": "The thaw came late.", "photo": _png()}),
+           extra=("drop_photo",)),
+    Attack("campaign:entry_remove", "post", lambda p: ([_entry(p).pk], {})),
     Attack("campaign:catalogue:add", "post", lambda p: ([], PROFILE_FORM)),
     Attack("campaign:catalogue:edit", "post", lambda p: ([_profile(p).pk], PROFILE_FORM)),
     Attack("campaign:catalogue:remove", "post", lambda p: ([_profile(p).pk], {})),
@@ -212,6 +237,9 @@ GETS: list[Attack] = [
     Attack("campaign:chronicle", "get", _none, query=("kind", "year", "page")),
     Attack("campaign:photos", "get", _none),
     Attack("campaign:notifications", "get", _none),
+    Attack("campaign:note_edit", "get", lambda p: ([_note(p).pk], {})),
+    Attack("campaign:entry_write", "get", _none),
+    Attack("campaign:entry_edit", "get", lambda p: ([_entry(p).pk], {})),
     Attack("campaign:catalogue:index", "get", _none),
     Attack("campaign:catalogue:edit", "get", lambda p: ([_profile(p).pk], {})),
     Attack("campaign:catalogue:import", "get", _none),
