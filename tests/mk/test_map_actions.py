@@ -28,6 +28,7 @@ from tests.mk.test_summer_scene import (  # noqa: F401
     campaign,
     scene,
 )
+from tests.mk.test_winter_world import fixed_dice, plain_summer, tv3  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -304,3 +305,92 @@ def test_mk_tile_panel_queries_do_not_grow_in_summer(scene: Scene,
         scene.army(scene.red, number, "0402")
         scene.army(scene.blue, number, "0604")
     assert count() == small
+
+
+# -- summer: battles --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def clash(scene: Scene) -> Scene:
+    """Red army #2 has marched into Blue's village 0504, where Blue army #1 stands."""
+    Army.objects.filter(kingdom=scene.red, number=2).update(tile=scene.tile("0504"))
+    scene.at("C")
+    return scene
+
+
+def test_mk_bsel_fight_here_from_the_panel(clash: Scene, login: Callable[..., Client]) -> None:
+    scene = clash
+    red, blue = scene.red, scene.blue
+    found = map_actions.tile_actions(access_of(scene.campaign, red, Role.PLAYER),
+                                     scene.tile("0504"))
+    fight = next(a for a in found if a.key.startswith(f"fight:{blue.pk}"))
+    assert fight.url == scene.mk_url("summer_battle")
+    assert dict(fight.fields) == {"kingdom": str(red.pk), "tile": "0504",
+                                  "opponent": str(blue.pk)}
+    # Blue waits for Red, the first chooser (MK-BSEL-1): nothing to post for Blue yet.
+    assert [a for a in map_actions.tile_actions(access_of(scene.campaign, blue, Role.PLAYER),
+                                                scene.tile("0504")) if a.posts] == []
+    response = act(login(scene.player), scene.campaign, "0504", fight.key)
+    assert response.status_code == 200, text(response)
+    assert "Red chooses to fight Blue at 0504" in text(response)
+
+
+def test_mk_result_5_retreat_here_from_the_panel(clash: Scene,
+                                                 login: Callable[..., Client]) -> None:
+    from campaign.systems.mighty_kingdoms import summer
+
+    scene = clash
+    scene.set_tile("0505", controller=scene.blue, explored=True)
+    battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
+    key = f"army:{scene.get_army(scene.blue, 1).pk}"
+    blue = access_of(scene.campaign, scene.blue, Role.PLAYER)
+    for label in ("0505", "0604"):
+        found = map_actions.tile_actions(blue, scene.tile(label))
+        assert [(a.key, a.label, dict(a.fields)) for a in found] == [(
+            f"retreat:{battle.pk}:{key}",
+            "Retreat Blue's army #1 here from 0504, lying on its side",
+            {"kingdom": str(scene.blue.pk), f"retreat_{key}": label})]
+    # Not a retreat tile, and not Red's to choose.
+    assert map_actions.tile_actions(blue, scene.tile("0403")) == []
+    assert map_actions.tile_actions(access_of(scene.campaign, scene.red, Role.PLAYER),
+                                    scene.tile("0505")) == []
+    client = login(scene.other)
+    play = client.get(scene.play_url()).content.decode()
+    assert '<option value="0505">0505 · Plain</option>' in play
+    response = act(client, scene.campaign, "0505", f"retreat:{battle.pk}:{key}")
+    assert response.status_code == 200, text(response)
+    assert ("After the battle at 0504: Blue's army #1 retreats to 0505, and lies on its side "
+            "(MK-RESULT-1/2).") in text(response)
+    assert scene.get_army(scene.blue, 1).tile.label == "0505"
+
+
+# -- winter: build and recruit ----------------------------------------------------------------
+
+
+def test_mk_buy_2_buy_here_from_the_panel(tv3: Any) -> None:
+    from campaign.systems.mighty_kingdoms import winter
+    from campaign.systems.mighty_kingdoms import winter_services as ws
+    from campaign.systems.mighty_kingdoms.models import Purchase
+    from tests.mk.test_winter_world import to_phase
+
+    to_phase(tv3, ws.BUY)
+    campaign = tv3.fresh()
+    red = tv3.kingdoms["Red"]
+    offered = winter.play_context(load_state(campaign), access_of(campaign, red, Role.PLAYER))
+    option = next(o for o in offered["winter"]["options"]
+                  if o["affordable"] and not o["option"].needs_disband)
+    label = option["p"].tile
+    tile = Tile.objects.get(map__campaign=campaign, label=label)
+    found = map_actions.tile_actions(access_of(campaign, red, Role.PLAYER), tile)
+    buy = next(a for a in found if a.fields.get("kind") == option["p"].kind
+               and a.fields.get("to", "") == option["p"].to_state)
+    assert buy.label.startswith(f"Buy here: {option['text']} · {option['cost']}")
+    assert buy.url == reverse("mk:winter_buy", args=[campaign.slug])
+    # Not Blue's turn: Blue is offered nothing to buy (MK-BUY-1).
+    assert map_actions.tile_actions(access_of(campaign, tv3.kingdoms["Blue"], Role.PLAYER),
+                                    tile) == []
+    response = tv3.client("Red").post(reverse("campaign:tile_act", args=[campaign.slug, label]),
+                                      {"action": buy.key}, headers={"HX-Request": "true"})
+    assert response.status_code == 200, text(response)
+    assert Purchase.objects.filter(kingdom=red, tile_label=label).count() == 1

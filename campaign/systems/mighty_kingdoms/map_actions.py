@@ -12,6 +12,8 @@ the rule functions those services call (``legal_start_tiles``/``validate_start_t
 - Summer A, Orders (MK-ORD-1..9): choose a token (its legal destinations light up on the map),
   move it here, or give it an order that needs no destination on its own tile.
 - Summer C, Battle (MK-BSEL-1..6, MK-RESULT-3/5): fight here, retreat here, move on to here.
+- Winter, Build and recruit (MK-BUY-2): buy here, on the acting kingdom's turn, what the play
+  page offers on this tile (with its cost and the armies it would leave unfed, MK-WINTER-3).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from django.urls import reverse
 
 from campaign.models import Tile
 from campaign.services import ServiceError
-from campaign.systems.mighty_kingdoms import setup, standings
+from campaign.systems.mighty_kingdoms import setup, standings, winter
 from campaign.systems.mighty_kingdoms.clock import SETUP
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState, load_state
@@ -89,6 +91,8 @@ def tile_actions(access: Any, tile: Tile) -> list[TileAction]:
         return _order_actions(access, tile)
     if campaign.season == mk.SUMMER and campaign.phase == "C":
         return _battle_actions(access, tile)
+    if campaign.season == mk.WINTER and campaign.sub_phase == mk.SUB_BUY:
+        return _buy_actions(access, tile)
     return []
 
 
@@ -286,4 +290,32 @@ def _battle_actions(access: Any, tile: Tile) -> list[TileAction]:
                 f"Move {option['name']} on to here from {battle['label']}",
                 _url(campaign, "summer_winner_move", row.pk),
                 {"kingdom": str(offer.get("kingdom", "")), "token": key, f"to_{key}": label}))
+    return actions
+
+
+def _buy_actions(access: Any, tile: Tile) -> list[TileAction]:
+    """MK-BUY-2: the purchases the play page offers the acting kingdom on this tile, paid in
+    full; one that needs an army disbanded first is left to the play page, which asks which."""
+    state = load_state(access.campaign)
+    found = winter.play_context(state, access).get("winter", {})
+    actor = found.get("actor")
+    if actor is None:
+        return []
+    actions = []
+    for option in found.get("options", ()):
+        p = option["p"]
+        if p.tile != tile.label or not option["affordable"] or option["option"].needs_disband:
+            continue
+        fields = {"kingdom": str(actor.pk), "kind": p.kind, "tile": p.tile}
+        if p.to_state:
+            fields["to"] = p.to_state
+        if p.allied:
+            fields["allied"] = "1"
+        unfed = option.get("unfed", 0)
+        warning = (f" (leaves {unfed} arm{'y' if unfed == 1 else 'ies'} unfed, MK-WINTER-3)"
+                   if unfed else "")
+        actions.append(TileAction(
+            f"buy:{p.kind}:{p.to_state}:{int(bool(p.allied))}",
+            f"Buy here: {option['text']} · {option['cost']}{warning}",
+            _url(access.campaign, "winter_buy"), fields))
     return actions
