@@ -17,6 +17,17 @@
     if (overflow > 0) tabs.scrollLeft += overflow + 16;
   });
 
+  // The campaign tabs' "More" menu (a <details>, which works without us): Escape closes it and
+  // puts the focus back on "More"; a tap or a focus elsewhere closes it too.
+  var more = document.getElementById("tabs-more");
+  if (more) {
+    more.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && more.open) { more.open = false; more.querySelector("summary").focus(); }
+    });
+    document.addEventListener("click", function (event) { if (more.open && !more.contains(event.target)) more.open = false; });
+    document.addEventListener("focusin", function (event) { if (more.open && !more.contains(event.target)) more.open = false; });
+  }
+
   // (a) Map tiles. A page load per tap is slow on a phone at the table, so a
   // tile inside [data-panel-target] is loaded into that panel instead.
   document.addEventListener("click", function (event) {

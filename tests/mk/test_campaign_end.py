@@ -106,9 +106,14 @@ def test_mk_amb_20_the_pages_show_the_final_standings(gm: Any, plain_summer: Non
         assert "Deploy this army" not in play
         overview = client.get(reverse("campaign:detail", args=[w.campaign.slug])).content.decode()
         assert "Final standings" in overview
-        assert ('<td>Red</td><td class="num">10</td><td class="num">3</td><td class="num">3 '
-                '<span title="holds its own capital">★</span></td><td class="num">1</td>'
-                '<td class="num">3</td><td class="num">1300</td>') in overview
+        assert ('<th scope="row" role="rowheader">Red</th>'
+                '<td role="cell" class="num" data-label="Tiles">10</td>'
+                '<td role="cell" class="num" data-label="Villages">3</td>'
+                '<td role="cell" class="num" data-label="Cities">3 ★</td>'
+                '<td role="cell" class="num" data-label="Fortresses">1</td>'
+                '<td role="cell" class="num" data-label="Armies">3</td>'
+                '<td role="cell" class="num" data-label="Army points">1300</td>') in overview
+        assert "★ holds its own capital." in overview
 
 
 def test_mk_amb_20_undo_brings_the_last_winter_back(gm: Any, plain_summer: None) -> None:
