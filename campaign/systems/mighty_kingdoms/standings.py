@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 
-from battles.models import Army, Unit
+from battles.models import Army
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
@@ -42,37 +42,33 @@ def end_message(campaign: Campaign) -> str:
 def army_points(campaign: Campaign) -> dict[int, list[int]]:
     """Each kingdom's armies in play and their points: a Kings of War army with a fixed list
     counts its units still alive; any other army its roster points (MK-SETUP-6)."""
-    armies = list(Army.objects.filter(campaign=campaign, tile__isnull=False)
-                  .values_list("pk", "kingdom_id", "points"))
-    listed = dict(
-        Unit.objects.filter(army_list__army__in=[pk for pk, _k, _p in armies],
-                            army_list__fixed_at__isnull=False, destroyed_reason="")
-        .values("army_list__army_id").annotate(total=Sum("points")).order_by()
-        .values_list("army_list__army_id", "total")
-    )
+    # One query: each army with the points of its fixed list's living units (None without).
+    alive = Q(army_list__fixed_at__isnull=False, army_list__units__destroyed_reason="")
+    armies = (Army.objects.filter(campaign=campaign, tile__isnull=False)
+              .annotate(listed=Sum("army_list__units__points", filter=alive))
+              .order_by("kingdom__order_position", "kingdom__name", "number")
+              .values_list("kingdom_id", "points", "listed"))
     by_kingdom: dict[int, list[int]] = defaultdict(list)
-    for pk, kingdom, points in armies:
-        by_kingdom[kingdom].append(listed.get(pk) or points)
+    for kingdom, points, listed in armies:
+        by_kingdom[kingdom].append(listed or points)
     return dict(by_kingdom)
 
 
 def tallies(campaign: Campaign) -> list[mk.KingdomTally]:
     """What each kingdom holds now, for ``mk.standings`` (three queries)."""
     kingdoms = list(Kingdom.objects.filter(campaign=campaign)
-                    .values_list("pk", "name", "capital_tile_id"))
+                    .values_list("pk", "name", "capital_tile_id", "capital_tile__controller_id",
+                                 "capital_tile__settlement"))
     held: dict[int, Counter[str]] = defaultdict(Counter)
     for row in (Tile.objects.filter(map__campaign=campaign, controller__isnull=False)
                 .values("controller_id", "settlement").annotate(n=Count("pk")).order_by()):
         held[row["controller_id"]][row["settlement"]] += row["n"]
-    capitals = {pk: (controller, settlement) for pk, controller, settlement in
-                Tile.objects.filter(pk__in=[c for _p, _n, c in kingdoms if c])
-                .values_list("pk", "controller_id", "settlement")}
     points = army_points(campaign)
     result = []
-    for pk, name, capital in kingdoms:
+    for pk, name, capital, capital_controller, capital_settlement in kingdoms:
         counts = held[pk]
         # MK-AMB-8/36: the own capital counts while the kingdom holds it as a city.
-        own = capitals.get(capital) == (pk, mk.CITY) if capital else False
+        own = bool(capital) and (capital_controller, capital_settlement) == (pk, mk.CITY)
         result.append(mk.KingdomTally(
             pk, name, tiles=sum(counts.values()), villages=counts[mk.VILLAGE],
             cities=counts[mk.CITY], fortresses=counts[mk.FORTRESS], own_capital=own,
