@@ -464,3 +464,47 @@ def test_wok_amb_7_a_bonus_die_symbol_reads_its_configured_row(game: Game) -> No
     assert response.status_code == 302
     state = game.loaded().state
     assert state.ctrl(target) == "Red" and state.stock("Red").amount(primary) == before + 2
+
+
+# --- a resource card towards a purchase (FAQ 1) ------------------------------------------------
+
+def test_wok_event_5_a_resource_card_pays_part_of_a_price(game: Game) -> None:
+    """WOK-EVENT-5 (FAQ 1), WOK-COST-1: "Great Grains" gives 3 wheat towards a road (3 gold, 2
+    timber, 1 wheat): 1 unit is used and 2 are lost, so Red's wheat does not change while its
+    gold drops by 3 and timber by 2; the ledger shows the card's unit coming in and the price
+    going out. Through the build form, 3 cattle from a card pay 3 of a town's 4 cattle. A card
+    of 4 units is refused. Undo is exact."""
+    from campaign.systems.war_of_kings.rules import construction
+
+    _to(game, wb.CONSTRUCTION)
+    loaded = game.loaded()
+    road = next(b for b in construction.available_builds(loaded.state, "Red", loaded.options)
+                if b.item == "road" and b.allowed)
+    red = game.kingdoms["Red"]
+    with pytest.raises(ServiceError, match="WOK-EVENT-5"):
+        services.build(game.campaign, game.gm, red, "road", road.where,
+                       services.CardUnits("Great Grains", "wheat", 4))
+    before_stock = loaded.state.stock("Red")
+    before = dump(game.campaign)
+    services.build(game.campaign, game.gm, red, "road", road.where,
+                   services.CardUnits("Great Grains", "wheat", 3))
+    after = game.loaded().state.stock("Red")
+    assert (after.gold, after.timber, after.wheat) == (
+        before_stock.gold - 3, before_stock.timber - 2, before_stock.wheat)
+    lines = sorted(LedgerEntry.objects.filter(kingdom=red, resource="wheat")
+                   .order_by("-pk").values_list("amount", "rule_id")[:2])
+    assert lines == [(-1, "WOK-COST-1"), (1, "WOK-EVENT-5")]
+    event = game.campaign.events.latest("pk")
+    assert "Great Grains pays 1 wheat; 2 unused units lost (WOK-EVENT-5)." in event.summary
+    assert check_balances(red) == {}
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == before
+    front = red.data["front"]
+    cattle = game.loaded().state.stock("Red").cattle
+    response = game.client(game.players["Red"]).post(
+        reverse("wok:build", args=[game.campaign.slug]),
+        {"step": f"town|{front}", "card": "Bountiful Bovine", "card_units": "3",
+         "card_resource": "cattle"})
+    assert response.status_code == 302
+    state = game.loaded().state
+    assert state.lvl(front) == wb.TOWN and state.stock("Red").cattle == cattle - 1

@@ -277,12 +277,52 @@ def settle(campaign: Campaign, user: Any, kingdom: Kingdom, provision: Sequence[
 
 # --- construction and the market ----------------------------------------------------------------
 
-def build(campaign: Campaign, user: Any, kingdom: Kingdom, item: str, where: str) -> Event:
+@dataclass(frozen=True)
+class CardUnits:
+    """A resource card played towards one purchase (WOK-EVENT-5, FAQ 1): its name, the
+    resource and how many units of it the card gives (up to 3)."""
+
+    card: str
+    resource: str
+    units: int
+
+
+def _with_card(loaded: st.Loaded, name: str, item: str, card: CardUnits | None
+               ) -> tuple[wb.GameState, int, int]:
+    """The state with the card's units put towards ``item`` (only what the price asks for), the
+    units used and the units lost (WOK-EVENT-5, FAQ 1: never stockpiled)."""
+    from campaign.systems.war_of_kings.rules.armies import spend_card_units
+
+    if card is None:
+        return loaded.state, 0, 0
+    if not card.card.strip() or len(card.card) > 60:
+        raise ServiceError("WOK-EVENT-5: name the card played towards the purchase.")
+    if card.resource not in wb.RESOURCES or not 1 <= card.units <= 3:
+        raise ServiceError("WOK-EVENT-5: a resource card gives 1 to 3 units of one resource.")
+    cost = construction.price(item, loaded.options)
+    used = min(card.units, cost.amount(card.resource))
+    try:
+        lost = spend_card_units(card.units, [used])
+    except wb.RuleViolation as exc:
+        raise _refuse(exc) from None
+    state = loaded.state
+    stock = state.stock(name)
+    boosted = replace(stock, **{card.resource: stock.amount(card.resource) + used})
+    return state.with_stock(name, boosted), used, lost
+
+
+def build(campaign: Campaign, user: Any, kingdom: Kingdom, item: str, where: str,
+          card: CardUnits | None = None) -> Event:
     """WOK-COST-1, WOK-COST-3 and every legality rule of construction: pay Table 4 and place the
-    piece at once (WOK-TURN-2 step 4). ``where`` is a territory, or for a road ``"A|B"``."""
+    piece at once (WOK-TURN-2 step 4). ``where`` is a territory, or for a road ``"A|B"``. With
+    ``card`` a resource card pays part of the price: only the units the price asks for are
+    used, the rest are lost and never stockpiled (WOK-EVENT-5, FAQ 1); the ledger shows the
+    card's units coming in and the whole price going out."""
     with transaction.atomic():
         loaded = _open(campaign)
         name = _kingdom_name(loaded, kingdom)
+        original = loaded.state
+        loaded.state, used, lost = _with_card(loaded, name, item, card)
         try:
             if item == construction.ROAD_ITEM:
                 a, _, b = where.replace("–", "|").partition("|")
@@ -307,11 +347,26 @@ def build(campaign: Campaign, user: Any, kingdom: Kingdom, item: str, where: str
         what = {construction.ARMY_ITEM: "an army", construction.WALLS_ITEM: "walls"}.get(
             item, f"a {item}")
         summary = f"{name} builds {what} in {place} for {done.cost.describe()} (WOK-COST-1)."
+        lines = None
+        if card is not None:
+            summary += (f" {card.card} pays {used} {card.resource}"
+                        + (f"; {lost} unused unit{'s' if lost != 1 else ''} lost" if lost else "")
+                        + " (WOK-EVENT-5).")
+            source = f"card {card.card.strip()}: {used} {card.resource} towards {item}"[:120]
+            lines = [(kingdom, st.LedgerLine(card.resource, used, "WOK-EVENT-5", source))]
+            lines += [(kingdom, st.LedgerLine(r, -done.cost.amount(r), "WOK-COST-1",
+                                              f"{item}, {place}"[:120]))
+                      for r in st.STOCK_FIELDS if done.cost.amount(r)]
         if done.warnings:
             summary += " " + " ".join(done.warnings)
+        # The ledger is written against the board as it was: the card's units come in and the
+        # price goes out in the same event.
+        loaded.state = original
         with Recorder(loaded.campaign, user, "wok.build", summary,
-                      data={"item": item, "where": place}) as rec:
-            st.apply(rec, loaded, done.state, rule_id="WOK-COST-1", source=f"{item}, {place}")
+                      data={"item": item, "where": place,
+                            **({"card": card.card.strip()} if card else {})}) as rec:
+            st.apply(rec, loaded, done.state, rule_id="WOK-COST-1", source=f"{item}, {place}",
+                     lines=lines)
         return rec.event  # type: ignore[return-value]
 
 

@@ -136,12 +136,28 @@ def build(request: HttpRequest, slug: str) -> HttpResponse:
 
     def action() -> Any:
         kingdom = acting_kingdom(request, access)
-        item = _choice(request, "item", (*construction.TERRITORY_ITEMS,
-                                         construction.ROAD_ITEM))
-        where = request.POST.get("where", "").strip()
+        step = request.POST.get("step", "").strip()
+        if step:
+            # One field from the resource-card form: "item|where" of a listed build.
+            item_raw, _, where = step.partition("|")
+            if len(step) > 100:
+                raise ParseError("Pick a build from the list.")
+        else:
+            item_raw, where = request.POST.get("item", ""), request.POST.get("where", "")
+        item = item_raw.strip()
+        items = (*construction.TERRITORY_ITEMS, construction.ROAD_ITEM)
+        if item not in items:
+            raise ParseError(f"“item” must be one of: {', '.join(items)}.")
+        where = where.strip()
         if not where or len(where) > 90:
             raise ParseError("Say where to build.")
-        return services.build(access.campaign, request.user, kingdom, item, where)
+        card = None
+        card_name = request.POST.get("card", "").strip()
+        if card_name:
+            card = services.CardUnits(
+                card_name[:61], _choice(request, "card_resource", wb.RESOURCES),
+                parse_int(request.POST.get("card_units", ""), 1, 3, "card units", default=3))
+        return services.build(access.campaign, request.user, kingdom, item, where, card)
 
     return _run(request, access, action)
 
