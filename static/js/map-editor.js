@@ -47,10 +47,37 @@
     });
   }, true);
 
+  function brushKind(input) {
+    const group = input && input.closest("fieldset[data-kind]");
+    return group ? group.dataset.kind : null;
+  }
+
+  function showKind(form, kind) {
+    // On a phone the toolbar shows one kind of brush (CSS, from the checked kind): the brush
+    // that paints is always one on screen, so a new kind picks its first brush.
+    const checked = form.querySelector("input[name=brush]:checked");
+    if (brushKind(checked) === kind) return;
+    const first = form.querySelector('fieldset[data-kind="' + kind + '"] input[name=brush]');
+    if (first) first.checked = true;
+  }
+
+  function syncKind() {
+    // A page restored with another brush checked (Back, reload) shows that brush's kind.
+    const form = document.getElementById("brush");
+    const kind = form && brushKind(form.querySelector("input[name=brush]:checked"));
+    const radio = kind && form.querySelector('input[name=kind][value="' + kind + '"]');
+    if (radio) radio.checked = true;
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", syncKind);
+  else syncKind();
+  window.addEventListener("pageshow", syncKind);
+
   document.addEventListener("change", function (event) {
+    const form = event.target.form;
+    if (event.target.name === "kind" && form && form.id === "brush") showKind(form, event.target.value);
     // Another brush forgets a first territory tapped for a link.
     const pending = document.getElementById("link-pending");
-    if (event.target.name === "brush" && pending) {
+    if ((event.target.name === "brush" || event.target.name === "kind") && pending) {
       delete pending.dataset.first;
       pending.hidden = true;
     }
