@@ -508,3 +508,26 @@ def test_wok_event_5_a_resource_card_pays_part_of_a_price(game: Game) -> None:
     assert response.status_code == 302
     state = game.loaded().state
     assert state.lvl(front) == wb.TOWN and state.stock("Red").cattle == cattle - 1
+
+
+def test_wok_mal_4_forced_march_moves_an_unready_marauder_army(game: Game) -> None:
+    """WOK-MAL-4, WOK-MOVE-8, WOK-MAL-12, WOK-MAL-16: Marauders placed by a card are unready and
+    cannot move; Blue, running them for Red's Event Die Phase, plays its own Forced March to
+    move the army one territory, into Red's front village where Red's army stands: an offer of
+    battle for this Event Die Phase."""
+    _to(game, wb.EVENT_DIE)
+    state = game.loaded().state
+    front = state.army("A1").territory
+    lair = sorted(t for t in state.map.neighbours(front)
+                  if state.ctrl(t) is None and state.map.territory(t).playable)[0]
+    battles.place_marauders(game.campaign, game.gm, lair, 1)
+    number = int(game.loaded().state.armies_in(lair, wb.MALADOR)[0].id[1:])
+    url = reverse("wok:marauders_move", args=[game.campaign.slug])
+    blue = game.client(game.players["Blue"])
+    refused = blue.post(url, {"army": number, "to": front})
+    assert refused.status_code == 409 and "WOK-MOVE-7" in refused.content.decode()
+    assert blue.post(url, {"army": number, "to": front, "forced_march": "on"}).status_code == 302
+    battle = Battle.objects.get(campaign=game.campaign)
+    assert battle.data == {"attackers": [number], "marauder_card": True}
+    assert battle.tile.label == front
+    assert "by Forced March (WOK-MAL-4)" in game.campaign.events.latest("pk").summary

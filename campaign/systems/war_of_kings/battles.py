@@ -471,11 +471,13 @@ def play_card(campaign: Campaign, user: Any, kingdom: Any, card_id: int,
 
 
 def marauders_move(campaign: Campaign, user: Any, number: int, to: str,
-                   acting: str | None = None) -> Event:
+                   acting: str | None = None, forced_march: bool = False) -> Event:
     """WOK-MAL-9, WOK-MAL-13, WOK-MAL-16, WOK-MOVE-7: a Marauder card moves a Marauder army,
     as the player to the active player's left decides (``acting``; None for a GM). It never
     enters unexplored land; an empty territory of a player is taken at once; otherwise an offer
-    of battle is fought in this Event Die Phase."""
+    of battle is fought in this Event Die Phase. The player running them may play their own
+    Forced March on the one army (``forced_march``: one territory more, WOK-MAL-4,
+    WOK-MOVE-8)."""
     from campaign.systems.war_of_kings import services
     from campaign.systems.war_of_kings.rules.armies import arrival, destinations
 
@@ -496,10 +498,12 @@ def marauders_move(campaign: Campaign, user: Any, number: int, to: str,
             raise ServiceError(f"WOK-MAL-9: {decider}, to the left of {state.active}, moves "
                                "the Marauders.")
         army = state.army(ident)
-        paths = destinations(state, ident)
+        paths = destinations(state, ident, forced_march)
         if to not in paths:
             raise ServiceError(f"WOK-MOVE-7: the Marauders in {army.territory} cannot reach "
-                               f"{to} (never into unexplored land).")
+                               f"{to} (never into unexplored land"
+                               + ("" if forced_march else "; Forced March goes one further")
+                               + ").")
         moved = replace(army, territory=to, ready=False, came_from=paths[to][-2])
         new = state.with_army(moved)
         result = arrival(new, moved)
@@ -507,7 +511,8 @@ def marauders_move(campaign: Campaign, user: Any, number: int, to: str,
             new = new.with_holding(to, replace(new.holding(to), controller=wb.MALADOR))
         elif result.outcome == "liberate":
             new = conquest.liberate(new, to, ident)
-        summary = f"Marauder army {number} moves from {army.territory} to {to}: {result.reason}"
+        summary = (f"Marauder army {number} moves from {army.territory} to {to}"
+                   f"{' by Forced March (WOK-MAL-4)' if forced_march else ''}: {result.reason}")
         with Recorder(loaded.campaign, user, "wok.marauders", summary[:500]) as rec:
             st.apply(rec, loaded, new, rule_id="WOK-MAL-16", source=summary[:120])
             if result.outcome == "battle":

@@ -677,7 +677,8 @@ def marauders_move(request: HttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied("You have no kingdom in this campaign.")
     acting = None if access.is_gm else access.kingdom.name  # type: ignore[union-attr]
     return _run(request, access, lambda: battles.marauders_move(
-        access.campaign, request.user, _number(request, "army"), _text(request, "to"), acting))
+        access.campaign, request.user, _number(request, "army"), _text(request, "to"), acting,
+        forced_march=request.POST.get("forced_march") == "on"))
 
 
 @login_required
