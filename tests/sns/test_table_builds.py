@@ -412,6 +412,10 @@ def test_the_table_page_shows_buildings_upgrades_timers_and_cost_notes(
     gm.force_login(avalon.gm)
     response = gm.post(costs_url, {"cost": "SNS-BLD-BARRACKS", "t0": "wood", "t1": "stone"})
     assert response.status_code == 302
+    assert response["Location"] == costs_url + "?saved=SNS-BLD-BARRACKS#c-SNS-BLD-BARRACKS"
+    saved = gm.get(response["Location"]).content.decode()
+    assert '<details open><summary>The 28 costs and their resources</summary>' in saved
+    assert saved.count("<details open>") == 2
     assert CostType.objects.get().types == ["wood", "stone"]
     body = client.get(url).content.decode()
     assert ("Barracks: Cost type uncertain in the source; this campaign uses 4 wood, 4 stone "

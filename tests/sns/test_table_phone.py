@@ -1,7 +1,8 @@
 """The table page on a phone: a kingdom with a Site, a Barracks standing with an upgrade, a
 Farm foundation, a fire and a die timer reads at 390 px without sideways scrolling, every button
 at least 44 px tall, and passes the accessibility check; a foundation laid through the form
-lands through htmx. The page at 1280 px is kept as a screenshot."""
+lands through htmx. The GM's cost types page fits a phone too. The page at 1280 px is kept as a
+screenshot."""
 
 from __future__ import annotations
 
@@ -68,6 +69,14 @@ def test_the_table_page_on_a_phone(live_server: Any, avalon: Avalon) -> None:
         page.get_by_text("the foundation of a Mill (3 BP)").wait_for()
         seen["after"] = page.inner_text("#table")
         fits_a_phone(page)
+        gm = context.browser.new_context(viewport={"width": 390, "height": 844})
+        gm_page = gm.new_page()
+        log_in(gm_page, base, "gm")
+        gm_page.goto(f"{base}/c/{avalon.campaign.slug}/sns/costs/")
+        fits_a_phone(gm_page)
+        assert_accessible(gm_page)
+        shot(gm_page, "sns-costs-phone")
+        gm.close()
         wide = context.browser.new_context(viewport={"width": 1280, "height": 900})
         desk = wide.new_page()
         log_in(desk, base, "player")

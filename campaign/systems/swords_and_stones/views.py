@@ -805,8 +805,10 @@ def cost_types(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as exc:
             return refuse(request, str(exc), status=409, context=tabs_context(access, "play"))
         messages.success(request, summary)
-        return redirect(reverse("sns:costs", args=[access.campaign.slug]) + f"#c-{key}")
+        return redirect(reverse("sns:costs", args=[access.campaign.slug])
+                        + f"?saved={key}#c-{key}")
     types = costs.cost_types(access.campaign)
+    saved = costs.ENTRIES.get(request.GET.get("saved", ""))
     groups: dict[str, list[dict[str, Any]]] = {}
     for entry in costs.ENTRIES.values():
         cost = costs.campaign_cost(entry, types)
@@ -817,4 +819,4 @@ def cost_types(request: HttpRequest, slug: str) -> HttpResponse:
                                                           entry.cost.types))]})
     return render(request, "campaign/systems/swords_and_stones/costs.html",
                   {**tabs_context(access, "play"), "groups": list(groups.items()),
-                   "resources": costs.RESOURCES, "overridden": len(types)})
+                   "resources": costs.RESOURCES, "overridden": len(types), "saved": saved})
