@@ -202,10 +202,10 @@ def test_sns_ar_1_a_defence_that_beats_the_attacker_alone(battle_ready: Four) ->
     arm(four, "Blue", {"SPEARS": 1})
     battle = begin(four, ["SWORDS", "SWORDS"])
     summary = arp.defences(four.campaign, four.gm, four.game, battle.pk, ar.Defences(castles=1))
-    assert summary == ("Blue's kingdom defence score 10 (SNS-AR-7). Red 2 against Blue 10: Blue "
-                       "wins by 8 (SNS-AR-2). Blue: no units come home (5+, SNS-AR-2); Red loses "
-                       "2 swords, Blue loses no units (SNS-AR-3). Red's totals against Blue are "
-                       "halved to turn 4 (SNS-AR-4).")
+    assert summary == ("Blue's kingdom defence score 10 (SNS-AR-7). Red 2 against Blue 10: "
+                       "Blue wins by 8 (SNS-AR-2). Blue committed no units, so none roll "
+                       "(SNS-AR-2); Red loses 2 swords, Blue loses no units (SNS-AR-3). Red's "
+                       "totals against Blue are halved to turn 4 (SNS-AR-4).")
     assert units(four, "Red") == {} and units(four, "Blue") == {"SPEARS": 1}
 
 

@@ -358,10 +358,14 @@ def _finish(rec: Recorder, game: Game, battle: AutoBattle, attacker: Kingdom,
     a_state = {**a_part.table, "units": _less(a_part.table.get("units", {}), a_lost)}
     d_state = {**d_part.table, "units": _less(d_part.table.get("units", {}), d_lost)}
     winner_name = attacker.name if won == ar.ATTACKER else defender.name
-    words = [f"{winner_name} rolls {' '.join(map(str, dice))}: " if dice else f"{winner_name}: ",
-             f"{units_text(home)} {'comes' if len(home) == 1 else 'come'} home (5+, "
-             "SNS-AR-2); "
-             f"{attacker.name} loses {units_text(list(a_lost.elements()))}, "
+    if dice:
+        came = (f"{winner_name} rolls {' '.join(map(str, dice))}: {units_text(home)} "
+                f"{'comes' if len(home) == 1 else 'come'} home (5+, SNS-AR-2); ")
+    elif home:
+        came = f"{winner_name} brings {units_text(home)} home, bought back (SNS-AR-2); "
+    else:
+        came = f"{winner_name} committed no units, so none roll (SNS-AR-2); "
+    words = [came, f"{attacker.name} loses {units_text(list(a_lost.elements()))}, "
              f"{defender.name} loses {units_text(list(d_lost.elements()))} (SNS-AR-3)."]
     if won == ar.DEFENDER:
         until = battle.turn + HALVING_TURNS

@@ -1,4 +1,4 @@
-"""Games of three and four players (SNS-RES-3, SNS-AMB-10): while a game is being set up, other
+"""Games of three players or more (SNS-RES-3, SNS-AMB-10): while a game is being set up, other
 kingdoms of the campaign take a seat on the challenger's side or the defender's. Each seat sets
 itself up (faction, supply lines, start bonus) like the two principals, and opens its own
 Stockpile when turn 1 begins (SNS-ECON-10); in peace every seat plays each phase at the same time
@@ -24,8 +24,9 @@ from campaign.systems.swords_and_stones.state import SnsError, load, pid
 CHALLENGER = "challenger"
 DEFENDER = "defender"
 SIDES = (CHALLENGER, DEFENDER)
-#: The most kingdoms one game seats (a table of four).
-MAX_SEATS = 4
+#: The most kingdoms one game seats (a table of eight; the book sets no limit, SNS-ECON-8
+#: divides the table for "3+ players").
+MAX_SEATS = 8
 
 
 def seat_order(game: Game) -> list[Participant]:
@@ -36,7 +37,7 @@ def seat_order(game: Game) -> list[Participant]:
 
 def join_game(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, side: str) -> str:
     """SNS-RES-3, SNS-AMB-10, SNS-ECON-12: a kingdom of the campaign takes a seat in a game
-    being set up, on the challenger's side or the defender's; at most four seats."""
+    being set up, on the challenger's side or the defender's; at most eight seats."""
     if side not in SIDES:
         raise SnsError(f"SNS-RES-3: a seat is on the challenger's or the defender's side, "
                        f"not {side!r}.")

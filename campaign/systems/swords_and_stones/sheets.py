@@ -170,7 +170,12 @@ def game_start_context(access: Access, kingdom: Kingdom, options: PrintOptions, 
         except gc.RuleViolation as exc:
             problem = str(exc)
     defends_capital = bool(game and game.capital_advantage and game.defender_id == kingdom.pk)
+    beside = ""
+    if part is not None and kingdom.pk not in (game.challenger_id, game.defender_id):
+        beside = (game.challenger.name if part.side == "challenger" else
+                  game.defender.name if game.defender else game.ai_name)
     return {
+        "beside": beside,
         **_base(access, "Game start", options, f"{kingdom.name}: start of game "
                 f"{game.number if game else ''}"),
         "game": game, "part": part, "stock": stock, "problem": problem,
@@ -186,6 +191,95 @@ def ledger_pad_context(access: Access, obj: None, options: PrintOptions, *,
     return {**_base(access, "Turn ledger pad", options, "Turn ledger pad"),
             "turns": range(1, 26), "resources": ("food", "wood", "stone", "iron", "gold",
                                                  "favor")}
+
+
+def _cost_text(cost: Any) -> str:
+    """A printed cost: "2 food + 3 ?" (a ? where the source lost the resource's symbol,
+    SNS-AMB-30); "free" for none."""
+    if not cost.amounts:
+        return "free"
+    parts = [f"{amount} {kind or '?'}" for amount, kind in zip(cost.amounts, cost.types)]
+    return " + ".join(parts) + (" (types guessed)" if cost.guessed else "")
+
+
+#: SNS-ECON-11: the four phases and their steps, in our words.
+PHASES: tuple[tuple[str, str, str], ...] = (
+    ("Harvest", "Forests (wood, or food by hunting); Outcrops (stone, gold, iron); Farms, then "
+     "fishing; favor at the Temple; last everything else (Guild gold, Relics, Totems). Sites are "
+     "done before the Farm dice.", "SNS-ECON-20"),
+    ("Compulsory", "Every die timer goes down 1; units at foundations take off Build Points; "
+     "upkeep is paid in food; the turn's growth rate is worked out.", "SNS-ECON-40..44"),
+    ("Advance", "In any order: train (no more than the growth rate), lay foundations, buy "
+     "upgrades, use abilities, trade at the Market or with players, declare war or peace.",
+     "SNS-ECON-50"),
+    ("Move & combat", "Moves, then close combat, then ranged combat; auto-resolved battles are "
+     "fought once the defender's advance phase is over.", "SNS-ECON-11"),
+)
+#: SNS-ECON-20..29: the harvest dice, in our words: source, who rolls, success, yield.
+HARVEST: tuple[tuple[str, str, str, str], ...] = (
+    ("Forest", "each unit touching it", "2 to 6", "1 wood"),
+    ("Forest, hunting", "each unit touching it that has not harvested", "5+ (Hunting Cabins 4+, "
+     "Paganites 3+)", "1 food"),
+    ("Outcrop", "each unit touching it", "2 to 6", "1 stone; gold or iron at the Site's threshold"),
+    ("Fishing from land", "each land unit touching water", "4+ (Cultured Fishers 3+)", "1 food"),
+    ("Fishing by ship", "each ship (Fishing Fleets)", "3+ (Cultured Fishers 2+)", "1 food"),
+    ("Farm", "one die per Farm", "2+", "1 food (+1 Heavy Plough)"),
+    ("Temple", "a die per 3 non-military units (Avalonian), 3 worshipper points (Paganite), "
+     "or per Monk, Caster, King or Queen (Damned)", "2 to 6", "1 favor"),
+    ("Merchant's Guild", "one die at the end", "2 to 6", "1 gold per unit touching, at most 3"),
+)
+
+
+def economy_context(access: Access, obj: None, options: PrintOptions, *,
+                    base_url: str | None = None, in_book: bool = False) -> dict[str, Any]:
+    """SNS-ECON-11..57, SNS-BLD, SNS-UNIT, SNS-AR-1..7, in our words: the phases, the harvest
+    dice, upkeep and growth with the worked example D.8, building and unit costs (a ? where the
+    source lost the type, SNS-AMB-30), trade rates and the auto-resolve scores."""
+    from campaign.systems.swords_and_stones.rules import autoresolve as ar
+    from campaign.systems.swords_and_stones.rules import econ_advance as adv
+    from campaign.systems.swords_and_stones.rules.catalogue import DEFAULT_CATALOGUE
+
+    cat = DEFAULT_CATALOGUE
+    buildings = sorted(cat.buildings.values(), key=lambda b: b.name)
+    growth = [b for b in buildings if b.growth or b.upkeep_food]
+    army: dict[int, list[str]] = {}
+    for code, tenths in ar.ARMY_POINTS_TENTHS.items():
+        name = cat.units[code].name if code in cat.units else code.replace("_", " ").title()
+        army.setdefault(tenths, []).append(name)
+    channels = {"market": "Market", "tavern": "Tavern", "trade_routes": "Trade Routes (Market)",
+                "shipping_routes": "Shipping Routes (Dock)"}
+    return {
+        **_base(access, "Economy reference", options, "Swords & Stones: economy reference"),
+        "phases": PHASES, "harvest": HARVEST,
+        "growth": [(b.name, b.growth, b.upkeep_food) for b in growth],
+        "buildings": [(b.name, _cost_text(b.cost), b.bp, b.hp, b.staffed) for b in buildings],
+        "units": [(u.name, cat.buildings[u.trained_at].name if u.trained_at else "—",
+                   _cost_text(u.cost)) for u in cat.units.values()],
+        "trades": [(channels[c], give, get) for c, (give, get, _b, _u)
+                   in adv.TRADE_CHANNELS.items()],
+        "army": [(f"{tenths / 10:g}", ", ".join(sorted(names)))
+                 for tenths, names in sorted(army.items())],
+        "defence": [("Guard Tower, each", ar.DEFENCE_POINTS["guard_tower"]),
+                    ("Upgrade at Barracks, Stables, Castle, University or Workshop, each; "
+                     "Attack Towers", ar.DEFENCE_POINTS["upgrade"]),
+                    ("Island kingdom", ar.DEFENCE_POINTS["island"]),
+                    ("Completed Palisade Wall", ar.DEFENCE_POINTS["palisade_wall"]),
+                    ("Completed Stone Wall", ar.DEFENCE_POINTS["stone_wall"]),
+                    ("Completed Trench", ar.DEFENCE_POINTS["trench"]),
+                    ("Castle, each", ar.DEFENCE_POINTS["castle"]),
+                    ("Completed Moat", ar.DEFENCE_POINTS["moat"]),
+                    (f"Favor spent, each (at most {ar.MAX_DEFENCE_FAVOR})", 1)],
+        "halving": "up" if ar_halving_up(access) else "down",
+    }
+
+
+def ar_halving_up(access: Access) -> bool:
+    from campaign.systems.swords_and_stones.rules import autoresolve as ar
+
+    names = {spec.name for spec in ar.AR_OPTIONS}
+    options = ar.AROptions.from_dict({k: v for k, v in (access.campaign.options or {}).items()
+                                      if k in names})
+    return options.halving_rounds_up
 
 
 def _own_kingdom(access: Access, kingdom: Kingdom) -> bool:
@@ -239,4 +333,11 @@ LEDGER_PAD = PdfSheet(
     description="A Stockpile kept on paper: each turn's harvest, upkeep, growth and balances.",
 )
 
-SHEETS = (MAP, KINGDOM, GAME_START, HONOURS, REPORT, LEDGER_PAD, REFERENCE)
+ECONOMY = PdfSheet(
+    slug="economy", title="Economy reference", template=_PRINT + "economy.html",
+    context=economy_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "economy-reference"),
+    description="Phases, harvest dice, upkeep and growth, costs, trades, auto-resolve scores.",
+)
+
+SHEETS = (MAP, KINGDOM, GAME_START, HONOURS, REPORT, LEDGER_PAD, REFERENCE, ECONOMY)
