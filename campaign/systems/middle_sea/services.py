@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from campaign import words
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign, lock_kingdoms
 from campaign.models import Campaign, Event, Map, Tile
@@ -363,7 +364,7 @@ def build_port(campaign: Campaign, acting: Acting, place: str, piers: int) -> Ev
     def step(loaded: Loaded) -> tuple[GameState, Note]:
         name = _on_turn(loaded, acting)
         after = economy.build_port(loaded.state, name, place, piers)
-        return after, Note(f"{name} adds {piers} pier{'s' if piers != 1 else ''} to the port "
+        return after, Note(f"{name} adds {words.counted(piers, 'pier')} to the port "
                            f"at {place}.", rules={GOODS: "MS-BUILD-7", GOLD: "MS-BUILD-7"},
                            data={"action": "port", "player": name, "place": place,
                                  "piers": piers})

@@ -27,6 +27,7 @@ from typing import Any
 from django.db import transaction
 
 from battles.models import Battle
+from campaign import words
 from campaign.chronicle import Recorder, snapshot
 from campaign.models import Kingdom
 from campaign.services import ServiceError
@@ -134,7 +135,7 @@ def _dice_values(values: list[int] | None, count: int, rule: str) -> tuple[list[
     if len(values) != count or any(
         isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in values
     ):
-        raise ServiceError(f"Type in {count} dice, each 1 to 6 ({rule}).")
+        raise ServiceError(f"Type in {words.counted(count, 'die')}, each 1 to 6 ({rule}).")
     return values, "table"
 
 

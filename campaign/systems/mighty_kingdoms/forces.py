@@ -23,6 +23,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
+from campaign import words
 from campaign.access import Access
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
@@ -528,7 +529,7 @@ def write_army_list(army: Army, entries: Sequence[mkb.UnitEntry], user: Any, *,
         points = mkb.list_points(entries)
         verb = "writes and fixes" if fix else "writes"
         summary = (f"{army.kingdom.name} {verb} the list of army #{army.number}: "
-                   f"{len(entries)} unit{'s' if len(entries) != 1 else ''}, {points} points"
+                   f"{words.counted(len(entries), 'unit')}, {points} points"
                    + ((" (MK-SETUP-6)." if army.number == 1 else " (MK-RECRUIT-4).")
                       if fix else "."))
         with _list_event(campaign, user, army,
@@ -568,7 +569,7 @@ def fix_army_list(army: Army, user: Any, *, race: str | None = None,
         points = mkb.list_points(entries)
         with _list_event(campaign, user, army, "army_list.fixed",
                          f"{army.kingdom.name} fixes the list of army #{army.number}: "
-                         f"{len(units)} unit{'s' if len(units) != 1 else ''}, {points} points "
+                         f"{words.counted(len(units), 'unit')}, {points} points "
                          "(MK-SETUP-6).") as rec:
             _fix(rec, army, army_list, entries, race, allied)
     return army_list

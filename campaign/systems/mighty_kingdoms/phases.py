@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import transaction
 
+from campaign import words
 from campaign.chronicle import Recorder
 from campaign.models import Campaign, Event
 from campaign.services import ServiceError
@@ -139,8 +140,8 @@ def _end(campaign: Campaign, rec: Recorder, before: str) -> Event:
     rec.update(campaign, state={**campaign.state, "ended": {"year": campaign.year}})
     rec.kind = "campaign.ended"
     rec.data["standings"] = standings.as_data(rows)
-    rec.summary = (f"{before} is over, and with it the campaign: it ran for {campaign.year} "
-                   f"year{'s' if campaign.year != 1 else ''}, as the group set (MK-AMB-20)."
+    rec.summary = (f"{before} is over, and with it the campaign: it ran for "
+                   f"{words.counted(campaign.year, 'year')}, as the group set (MK-AMB-20)."
                    + _notes(rec) + " " + standings.summary(rows, scoring))
     return rec.finish()
 

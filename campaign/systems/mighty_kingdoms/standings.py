@@ -16,6 +16,7 @@ from typing import Any
 from django.db.models import Count, Q, Sum
 
 from battles.models import Army
+from campaign import words
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
@@ -90,11 +91,10 @@ def summary(rows: tuple[mk.Standing, ...], scoring: str) -> str:
         place = f"{row.place}. " if row.place else ""
         capital = ", its capital" if t.own_capital else ""
         parts.append(
-            f"{place}{t.name}: {t.tiles} tile{'s' if t.tiles != 1 else ''}, {t.villages} "
-            f"village{'s' if t.villages != 1 else ''}, {t.cities} cit"
-            f"{'ies' if t.cities != 1 else 'y'}{capital}, {t.fortresses} "
-            f"fortress{'es' if t.fortresses != 1 else ''}, {row.armies} "
-            f"arm{'ies' if row.armies != 1 else 'y'} ({row.points} points)"
+            f"{place}{t.name}: {words.counted(t.tiles, 'tile')}, "
+            f"{words.counted(t.villages, 'village')}, {words.counted(t.cities, 'city')}"
+            f"{capital}, {words.counted(t.fortresses, 'fortress')}, "
+            f"{words.counted(row.armies, 'army')} ({row.points} points)"
         )
     text = "Final standings: " + "; ".join(parts) + "."
     winners = [r.tally.name for r in rows if r.winner]

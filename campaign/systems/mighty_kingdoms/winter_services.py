@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from battles.models import Army
+from campaign import words
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom
 from campaign.services import ServiceError
@@ -557,7 +558,8 @@ def feed(kingdom: Kingdom, user: Any, fed: Collection[int]) -> str:
         armies = sorted(state.armies_of(row.pk), key=lambda a: a.number)
         outcome = eco.feed_armies(armies, stocks_of(state, [row.pk])[row.pk].food, fed,
                                   state.options)
-        summary = f"{row.name} feeds {len(outcome.fed)} of {len(armies)} armies (MK-FEED-1)."
+        summary = (f"{row.name} feeds {len(outcome.fed)} of "
+                   f"{words.counted(len(armies), 'army')} (MK-FEED-1).")
         if outcome.unfed:
             summary += (f" Army {_numbers(outcome.unfed)} goes unfed and will be removed "
                         "(MK-WINTER-3).")
