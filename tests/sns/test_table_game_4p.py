@@ -45,9 +45,14 @@ class Table:
         return reverse("sns:table_action", kwargs={**kwargs, "action": action})
 
     def post(self, name: str, action: str, data: dict[str, str] | None = None, *args: Any,
-             status: int = 200) -> str:
+             status: int = 302, htmx: bool = False) -> str:
+        """Send a form as the phone does: a plain POST answered by a redirect to the page, or
+        (``htmx``) the page's fragment with the action's summary."""
+        headers = {"HX-Request": "true"} if htmx else {}
+        if htmx and status == 302:
+            status = 200
         response = self.clients[name].post(self.url(name, action, *args), data or {},
-                                           headers={"HX-Request": "true"})
+                                           headers=headers)
         body = response.content.decode()
         assert response.status_code == status, (name, action, body[-400:])
         return body
@@ -77,7 +82,7 @@ def trade(t: Table, offerer: str, receiver: str, gives: dict[str, int],
     data = {"receiver": str(t.four.kingdoms[receiver].pk), "zones_touch": "yes",
             **{f"give_{r}": str(a) for r, a in gives.items()},
             **{f"get_{r}": str(a) for r, a in gets.items()}}
-    body = t.post(offerer, "trade_offer", data)
+    body = t.post(offerer, "trade_offer", data, htmx=True)
     assert f"{offerer} offers {receiver}" in body
     return Trade.objects.latest("pk")
 
@@ -111,7 +116,7 @@ def test_sns_econ_12_four_kingdoms_play_twenty_turns_through_the_forms(
                                   "reason": "Merchant's Guild"})
             t.gain(name, gold=1)
             if turn in (3, 10, 15):
-                body = t.post(name, "event", {"table": "outcrop", "roll": "14"})
+                body = t.post(name, "event", {"table": "outcrop", "roll": "14"}, htmx=True)
                 if turn == 3:
                     assert "Idle Villagers" in body
                 else:
@@ -136,7 +141,7 @@ def test_sns_econ_12_four_kingdoms_play_twenty_turns_through_the_forms(
                 t.gain(name, gold=-3, wood=1)
         if turn % 4 == 0:
             offer = trade(t, "Red", "Green", {"wood": 1}, {"food": 1})
-            body = t.post("Green", "trade_answer", None, offer.pk, "accept")
+            body = t.post("Green", "trade_answer", None, offer.pk, "accept", htmx=True)
             assert "Green accepts Red&#x27;s trade: 1 wood for 1 food (SNS-ECON-57)." in body
             t.gain("Red", wood=-1, food=1)
             t.gain("Green", wood=1, food=-1)
@@ -189,19 +194,20 @@ def fight_and_lose(t: Table) -> None:
     5; Red's totals against Gold are halved to turn 15."""
     gold = t.four.kingdoms["Gold"]
     assert t.units("Red")["VILLAGER"] == 9 and t.units("Gold")["VILLAGER"] == 9
-    body = t.post("Red", "battle_begin", {"defender": str(gold.pk), "units": "5 VILLAGER"})
+    body = t.post("Red", "battle_begin", {"defender": str(gold.pk), "units": "5 VILLAGER"},
+                  htmx=True)
     assert "Red sends 5 villagers: army score 2 (SNS-AR-6)." in body
     battle = AutoBattle.objects.get()
     t.post("Gold", "battle_step", {"guard_towers": "0"}, battle.pk, "defences")
     totals = []
     for _ in range(6):
-        body = t.post("Gold", "battle_step", {"unit": "VILLAGER"}, battle.pk, "commit")
+        t.post("Gold", "battle_step", {"unit": "VILLAGER"}, battle.pk, "commit")
         battle.refresh_from_db()
         totals.append(battle.data["steps"][-1 if battle.step == "commit" else -2])
     assert [s.split("total ")[1].split(" ")[0] for s in totals] == ["1", "1", "2", "2", "2", "3"]
     assert battle.step == "dice"
     assert "Gold wins by 1 (SNS-AR-2)." in battle.data["steps"][-1]
-    body = t.post("Gold", "battle_step", {"dice": "5 6 1 2 3 4"}, battle.pk, "dice")
+    body = t.post("Gold", "battle_step", {"dice": "5 6 1 2 3 4"}, battle.pk, "dice", htmx=True)
     assert ("Gold rolls 5 6 1 2 3 4: 2 villagers come home (5+, SNS-AR-2); Red loses 5 "
             "villagers, Gold loses 4 villagers (SNS-AR-3). Red&#x27;s totals against Gold are "
             "halved to turn 15 (SNS-AR-4).") in body
@@ -212,7 +218,8 @@ def fight_halved(t: Table) -> None:
     """Turn 13: Red's 2 Villagers (army 1) are halved to 0 against Gold; Gold's one committed
     Villager (1) beats them; the app rolls Gold's die."""
     gold = t.four.kingdoms["Gold"]
-    body = t.post("Red", "battle_begin", {"defender": str(gold.pk), "units": "2 VILLAGER"})
+    body = t.post("Red", "battle_begin", {"defender": str(gold.pk), "units": "2 VILLAGER"},
+                  htmx=True)
     assert "army score 1, halved to 0 after the defence it lost (SNS-AR-4)" in body
     battle = AutoBattle.objects.latest("pk")
     t.post("Gold", "battle_step", {}, battle.pk, "defences")
