@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import CHROMIUM, PHONE, shot
 
 __all__ = ["fits_a_phone", "log_in", "on_a_phone", "shot"]
@@ -58,9 +59,11 @@ def on_a_phone(script: Callable[[Any], None]) -> None:
 
 
 def fits_a_phone(page: Any, targets: str = "button, a.button") -> None:
-    """No sideways scrolling at 390 px, and every visible tap target at least 44 px tall."""
+    """No sideways scrolling at 390 px, every visible tap target at least 44 px tall, and no
+    WCAG 2.1 A/AA violation axe-core finds on the page as it stands."""
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.evaluate(SMALL_TARGETS, targets) == []
+    assert_accessible(page)
 
 
 def log_in(page: Any, base: str, username: str) -> None:
