@@ -187,3 +187,21 @@ def test_an_outsider_is_refused_as_before(campaign: Campaign, player: User, outs
         assert client.get(url).status_code == 404
     anonymous = login(None).get(url)
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
+
+
+def test_a_page_rendered_after_a_miss_takes_no_more_queries_than_without_the_cache(
+        settings: Any, campaign: Campaign, player: User,
+        login: Callable[..., Client]) -> None:
+    """The version query reads the whole user row, checked as ``auth.get_user`` checks it, so
+    the page rendered after a miss does not read the user again."""
+    client = login(player)
+    red = Kingdom.objects.get(campaign=campaign, name="Red")
+    for name, url in _pages(campaign, red).items():
+        settings.PAGE_CACHE = False
+        _get(client, url)
+        _, without = _get(client, url)
+        settings.PAGE_CACHE = True
+        caches["pages"].clear()
+        response, missed = _get(client, url)
+        assert missed == without, name
+        assert b"Log out player" in response.content
