@@ -107,7 +107,7 @@ def remove(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
 ROLE_PROMISE = {
     Role.GM: "run the campaign with the other GMs: see and change everything, close phases and "
              "undo",
-    Role.PLAYER: "rule a kingdom: found your own or claim one the GM has founded, and play it "
+    Role.PLAYER: "rule a kingdom (found your own or claim one the GM has founded) and play it "
                  "from your phone",
     Role.OBSERVER: "follow the campaign: the map, the standings and the public chronicle",
 }
