@@ -5,7 +5,6 @@ and who is there as the fallback. axe-core checks each page as the test leaves i
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +25,22 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
 
-def keep(path: Path, name: str) -> None:
-    """The map-first flow's pictures for the user guide (docs/img)."""
+def keep(page: Any, name: str) -> None:
+    """The map-first flow's pictures for the user guide (docs/img): one screen from the top of
+    the map, the tapped tile in sight, as a person sees it."""
     DOCS_IMG.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, DOCS_IMG / name)
+    page.evaluate("""() => {
+      const sel = document.querySelector('#map a.tile.sel');
+      const wrap = document.getElementById('map');
+      if (sel) {
+        const a = sel.getBoundingClientRect(), b = wrap.getBoundingClientRect();
+        wrap.scrollLeft += a.left - b.left - (b.width - a.width) / 2;
+        wrap.scrollTop += a.top - b.top - (b.height - a.height) / 3;
+      }
+      window.scrollTo(0, document.querySelector('.map-zoom').getBoundingClientRect().top
+                         + window.scrollY - 8);
+    }""")
+    page.screenshot(path=str(DOCS_IMG / name))
 
 
 def at_capital_step() -> dict[str, Any]:
@@ -157,21 +168,29 @@ def test_capital_founded_from_the_tile_panel(live_server: Any, browser: Any, wid
         button = page.get_by_role("button", name="Found Red's capital here")
         button.wait_for()
         assert_accessible(page)
-        picture = shot(page, f"map-capital-offered-{width}")
-        if width < 600:
-            keep(picture, "map-act-phone.png")
+        shot(page, f"map-capital-offered-{width}")
+        keep(page, "map-act-phone.png" if width < 600 else "map-act-desktop.png")
+        zoomed = page.evaluate(SVG_WIDTH)
+        page.evaluate("""() => document.addEventListener('hexkeep:refreshed',
+                                                         () => { window.__refreshed = true; })""")
         button.click()
         done = page.locator("#tile-did")
         done.wait_for()
-        assert done.inner_text() == f"Red founds its capital city at {start} (MK-SETUP-3)."
+        said = f"Red founds its capital city at {start} (MK-SETUP-3)."
+        assert done.inner_text() == said
+        # The page follows the game (live.js refreshes it after the new event): what happened
+        # is still said, and the map keeps its zoom.
+        page.wait_for_function("() => window.__refreshed === true", timeout=20000)
+        assert done.inner_text() == said
+        assert page.evaluate(SVG_WIDTH) == pytest.approx(zoomed, abs=1)
         # The map is drawn again with the capital's star; the button has gone.
         page.locator(f'svg a.tile[data-tile="{start}"] title', has_text="Red, capital").wait_for(
             state="attached")
         assert page.get_by_role("button", name="Found Red's capital here").count() == 0
         assert Kingdom.objects.get(pk=built["Red"].pk).capital_tile.label == start
         assert_accessible(page)
-        picture = shot(page, f"map-capital-founded-{width}")
-        keep(picture, "map-done-phone.png" if width < 600 else "map-done-desktop.png")
+        shot(page, f"map-capital-founded-{width}")
+        keep(page, "map-done-phone.png" if width < 600 else "map-done-desktop.png")
         # Blue, whose turn it is now, sees the same offer on another start tile.
     finally:
         context.close()
@@ -197,8 +216,8 @@ def test_choosing_an_army_lights_its_destinations_and_moves_it(live_server: Any,
         note = page.locator("#map-note")
         assert note.inner_text().startswith("Army #1 may move to ")
         assert_accessible(page)
-        picture = shot(page, f"map-army-chosen-{width}")
-        keep(picture, "map-choose-phone.png" if width < 600 else "map-choose-desktop.png")
+        shot(page, f"map-army-chosen-{width}")
+        keep(page, "map-choose-phone.png" if width < 600 else "map-choose-desktop.png")
         page.locator('svg a.tile[data-tile="0203"]').click()
         move = page.get_by_role("button", name="Move army #1 here from 0303")
         move.wait_for()
