@@ -348,17 +348,20 @@ def test_sns_econ_55_the_table_says_an_enemy_touches_a_building(avalon: Avalon,
 
 def test_sns_state_3_die_timers_tick_down_in_the_compulsory_phase(avalon: Avalon,
                                                                   game: Game) -> None:
-    """SNS-STATE-3, SNS-ECON-40: Plague starts at 5 and runs out in the fifth compulsory phase;
-    a Dire Warning flood at turn 1 is (80 - 1) / 3 rounded up: 27."""
+    """SNS-STATE-3, SNS-ECON-40, SNS-ECON-44: Plague starts at 5, costs 1 growth in each of the
+    four compulsory phases it runs through and runs out in the fifth; a Dire Warning flood at
+    turn 1 is (80 - 1) / 3 rounded up: 27."""
     assert buildings.start_timer(avalon.campaign, avalon.gm, game, avalon.red, "Plague") == (
-        "Red, turn 1: Plague timer set at 5 (SNS-STATE-3).")
+        "Red, turn 1: Plague timer set at 5, -1 growth while it runs (SNS-STATE-3).")
     buildings.start_timer(avalon.campaign, avalon.gm, game, avalon.red, "Flood")
     to_phase(avalon, game, avalon.red, "compulsory")
-    table.compulsory(avalon.campaign, avalon.gm, game, avalon.red)
+    assert table.compulsory(avalon.campaign, avalon.gm, game, avalon.red).endswith(
+        "growth 0 (SNS-ECON-42..44).")
     assert [(t["name"], t["remaining"]) for t in seat(avalon, avalon.red)["timers"]] == [
         ("Plague", 4), ("Flood", 26)]
     for _ in range(3):
-        next_turn_compulsory(avalon, game, avalon.red)
+        assert next_turn_compulsory(avalon, game, avalon.red).endswith(
+            "growth 0 (SNS-ECON-42..44).")
     summary = next_turn_compulsory(avalon, game, avalon.red)
     assert summary == ("Red, turn 5: Plague ran out (SNS-ECON-40, SNS-ECON-41); upkeep 0 food; "
                        "growth 1 (SNS-ECON-42..44).")
@@ -379,6 +382,23 @@ def test_sns_evt_2_an_event_with_a_timer_starts_it(avalon: Avalon, game: Game) -
     table.event(avalon.campaign, avalon.gm, game, avalon.red, "favor", 10)
     assert [(t["name"], t["remaining"]) for t in seat(avalon, avalon.red)["timers"]] == [
         ("Karma Count", 6)]
+
+
+def test_sns_state_3_public_executions_add_growth_for_three_turns(avalon: Avalon,
+                                                                  game: Game) -> None:
+    """SNS-STATE-3, SNS-ECON-44, SNS-EVT-2: Public Executions (+1 growth, timer 4) chosen in the
+    advance phase of turn 10 count in the compulsory phases of turns 11, 12 and 13: the
+    event's own line in turn 11, the timer's in 12 and 13; none in 14."""
+    part = Participant.objects.get(game=game, kingdom=avalon.red)
+    Participant.objects.filter(pk=part.pk).update(table={**part.table, "turn": 10})
+    to_phase(avalon, game, avalon.red, "advance")
+    summary = table.event(avalon.campaign, avalon.gm, game, avalon.red, "kingdom", 12,
+                          sub_rolls=[1, 1, 1, 1, 1], choices=["growth"])
+    assert summary.startswith("Red, turn 10: kingdom event 12: Corruption")
+    rates = [next_turn_compulsory(avalon, game, avalon.red).rsplit("growth ", 1)[1]
+             for _ in range(4)]
+    assert rates == ["2 (SNS-ECON-42..44).", "2 (SNS-ECON-42..44).", "2 (SNS-ECON-42..44).",
+                     "1 (SNS-ECON-42..44)."]
 
 
 def test_the_table_page_shows_buildings_upgrades_timers_and_cost_notes(

@@ -315,7 +315,8 @@ def repair(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, work_id:
 def start_timer(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, name: str,
                 value: int | None = None, subject: str = "") -> str:
     """SNS-STATE-3: a die timer set at its printed start (or a value the table gives, e.g. the
-    Dire Warning flood, computed from the turn when none is given)."""
+    Dire Warning flood, computed from the turn when none is given). Plague, Public Executions and
+    Refugees change growth in every compulsory phase while they run (SNS-ECON-44)."""
     with transaction.atomic():
         st, game, part, state = _at_table(campaign, game, kingdom)
         if name == "Flood" and value is None:
@@ -324,9 +325,14 @@ def start_timer(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, nam
             raise SnsError(f"SNS-STATE-3: {name!r} has no printed start; give its value.")
         timer = _check(lambda: turn_rules.start_timer(name, value, subject=subject))
         timers = list(state.get("timers", []))
-        timers.append(hold.timer_dict(hold.next_id(timers), timer))
+        paid = state.get("compulsory_done") == state["turn"]
+        timers.append(hold.timer_dict(hold.next_id(timers), timer,
+                                      int(state["turn"]) + (1 if paid else 0)))
+        growth = hold.TIMER_GROWTH.get(name)
         summary = (f"{part.kingdom.name}, turn {state['turn']}: {name} timer set at "
-                   f"{timer.remaining} (SNS-STATE-3).")
+                   f"{timer.remaining}"
+                   + (f", {growth:+d} growth while it runs" if growth else "")
+                   + " (SNS-STATE-3).")
         return _book(st, user, part, state, (), summary, {**state, "timers": timers})
 
 
@@ -419,7 +425,8 @@ def holdings_view(campaign: Campaign, game: Game, part: Participant | None,
                               "cost": _cost_words(unit.cost),
                               "note": costs.note(unit.rule_id, types)})
     return {"works": rows, "loose_upgrades": loose, "sites": hold.sites_of(state),
-            "timers": [{"id": i, "timer": t} for i, t in hold.timers_of(state)],
+            "timers": [{"id": i, "timer": t, "growth": int(d.get("growth", 0))}
+                       for (i, t), d in zip(hold.timers_of(state), state.get("timers", ()))],
             "can_build": can_build, "can_buy": can_buy, "units_to_train": trainable,
             "timer_names": sorted(TIMERS), "plant_note": costs.note(
                 hold.USE_KEY.format(rule_id="SNS-UPG-REFORESTATION"), types),

@@ -211,6 +211,8 @@ def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
         stock = stockpile_of(part.kingdom, state)
         mods = [turn_rules.GrowthLine(a, r, w) for a, r, w in state.get("growth_mods", [])]
         mods += turn_rules.upgrade_growth_penalties(sorted(owned))
+        mods += [turn_rules.GrowthLine(a, "SNS-STATE-3", w)
+                 for a, w in hold.timer_growth(ticked, int(state["turn"]))]
         fixed = state.get("growth_set")
         result = turn_rules.compulsory_phase(stock, counts, besieged=besieged, modifiers=mods,
                                              fixed=fixed, fixed_by="an event",
@@ -264,9 +266,13 @@ def event(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, table_nam
         if outcome.growth_set is not None:
             new_state["growth_set"] = outcome.growth_set
         if outcome.timers:
+            # The event's own growth line counts in the next compulsory phase; the timer's
+            # growth carries on from the turn after that one (SNS-STATE-3).
+            paid = state.get("compulsory_done") == state["turn"]
             timers = list(state.get("timers", []))
             for timer in outcome.timers:
-                timers.append(hold.timer_dict(hold.next_id(timers), timer))
+                timers.append(hold.timer_dict(hold.next_id(timers), timer,
+                                              int(state["turn"]) + (2 if paid else 1)))
             new_state["timers"] = timers
         summary = (f"{part.kingdom.name}, turn {state['turn']}: {table_name} event {roll}: "
                    f"{outcome.name}" + (f" ({'; '.join(outcome.notes)})" if outcome.notes

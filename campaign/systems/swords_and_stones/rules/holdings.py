@@ -318,15 +318,36 @@ def new_site(sites: Sequence[SiteRow], label: str, kind: str, level: int, *,
 # --- die timers -------------------------------------------------------------------------------
 
 
+#: SNS-ECON-44, SNS-STATE-3: growth that lasts while a die timer runs (Plague -1 for 4 turns,
+#: Public Executions +1 for 3, Refugees let in +2 for 5).
+TIMER_GROWTH: Mapping[str, int] = {"Plague": -1, "Public Executions": 1, "Refugees": 2}
+
+
+def timer_growth(state: Mapping[str, Any], turn: int) -> list[tuple[int, str]]:
+    """SNS-ECON-44: the growth of the timers still running in this turn's compulsory phase
+    (after they ticked), from the turn their growth starts counting (``growth_from``)."""
+    out: list[tuple[int, str]] = []
+    for t in state.get("timers", ()):
+        amount = int(t.get("growth", 0))
+        if amount and int(t["remaining"]) > 0 and turn >= int(t.get("growth_from", 0)):
+            out.append((amount, f"{t['name']} (die timer, {t['remaining']} left)"))
+    return out
+
+
 def timers_of(state: Mapping[str, Any]) -> list[tuple[int, Timer]]:
     return [(int(t["id"]), Timer(t["name"], int(t["remaining"]), t.get("rule_id", "SNS-STATE-3"),
                                  t.get("subject", "")))
             for t in state.get("timers", ())]
 
 
-def timer_dict(timer_id: int, timer: Timer) -> dict[str, Any]:
-    return {"id": timer_id, "name": timer.name, "remaining": timer.remaining,
-            "rule_id": timer.rule_id, "subject": timer.subject}
+def timer_dict(timer_id: int, timer: Timer, growth_from: int | None = None) -> dict[str, Any]:
+    """A timer as the seat keeps it; one of ``TIMER_GROWTH`` carries its growth from the turn
+    ``growth_from`` on."""
+    out: dict[str, Any] = {"id": timer_id, "name": timer.name, "remaining": timer.remaining,
+                           "rule_id": timer.rule_id, "subject": timer.subject}
+    if timer.name in TIMER_GROWTH and growth_from is not None:
+        out.update(growth=TIMER_GROWTH[timer.name], growth_from=growth_from)
+    return out
 
 
 def site_subject(site_id: int) -> str:
@@ -382,7 +403,8 @@ def tick(state: Mapping[str, Any], treadmill: bool, workers: Mapping[int, int],
     for timer_id, timer in timers_of(state):
         kept, expired = tick_timers([timer])
         if kept:
-            running.append(timer_dict(timer_id, kept[0]))
+            old = next(t for t in state["timers"] if int(t["id"]) == timer_id)
+            running.append({**old, "remaining": kept[0].remaining})
             continue
         words.append(f"{timer.name} ran out")
         if timer.subject.startswith("site:"):
