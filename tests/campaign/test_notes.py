@@ -258,3 +258,20 @@ def test_only_a_gm_exports_the_campaign_file_that_carries_gm_only_notes(
     expected = {"anonymous": 302, "outsider": 404, "gm": 200, "admin": 200}.get(persona, 403)
     assert response.status_code == expected
     assert (SECRET in response.content.decode()) == (expected == 200)
+
+
+def test_the_media_sweep_keeps_the_photos_of_chronicle_entries(world: World) -> None:
+    import io
+
+    from django.core.management import call_command
+
+    entry = notes.add_entry(world.campaign, world.gm, title="", text="Spring.",
+                            upload=image_bytes())
+    replaced = ChronicleEntry.objects.get(pk=entry.pk)
+    notes.update_entry(entry, world.gm, title="", text="Spring.", upload=image_bytes(colour="blue"))
+    out = io.StringIO()
+    call_command("prune_media", "--delete", stdout=out)
+    assert out.getvalue().splitlines() == ["Deleted 0 file(s)."]
+    kept = ChronicleEntry.objects.get(pk=entry.pk)
+    for name in (kept.image.name, kept.thumbnail.name, replaced.image.name):
+        assert kept.image.storage.exists(name)  # the replaced photo comes back with an undo

@@ -8,7 +8,7 @@ from django.core.files.storage import default_storage
 from django.core.management.base import BaseCommand, CommandParser
 
 from campaign.images import delete_files
-from campaign.models import Event, Kingdom, Photo
+from campaign.models import ChronicleEntry, Event, Kingdom, Photo
 
 FOLDERS = ("crests", "photos")
 
@@ -31,6 +31,8 @@ def still_needed() -> set[str]:
         needed.update(row)
     for row in Photo.objects.values_list("image", "thumbnail"):
         needed.update(row)
+    for row in ChronicleEntry.objects.values_list("image", "thumbnail"):
+        needed.update(row)
     standing = Event.objects.filter(reversible=True, undone_at__isnull=True)
     for changes in standing.values_list("changes", flat=True).iterator():
         for change in changes:
@@ -43,7 +45,8 @@ def still_needed() -> set[str]:
 
 class Command(BaseCommand):
     help = (
-        "List crest and table-photo files in MEDIA_ROOT that no kingdom or photo points to and "
+        "List crest and table-photo files in MEDIA_ROOT that no kingdom, photo or chronicle "
+        "entry points to and "
         "no undo could bring back (left by a hand edit in the admin, or a crashed process). "
         "With --delete, delete them."
     )
