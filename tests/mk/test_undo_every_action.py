@@ -14,6 +14,7 @@ from tests.mk.test_battle_play import (  # noqa: F401
     tv1,
 )
 from tests.mk.test_founding_year import *  # noqa: F403
+from tests.mk.test_map_actions import *  # noqa: F403
 from tests.mk.test_quests import *  # noqa: F403
 from tests.mk.test_setup import *  # noqa: F403
 from tests.mk.test_summer_scene import campaign, scene  # noqa: F401 (fixtures)
