@@ -8,7 +8,9 @@ the play, kingdom (their own), map and overview pages through Django's test clie
 time of ``--repeat`` asks and the queries of one, rendered (the page cache emptied before each
 ask: the first view after a change) and kept (the page cache of campaign/live.py answering).
 Then it grows every campaign 16-fold (bench/grow.py: map, kingdoms, their rows, armies, chronicle)
-and measures again. Targets (issue 15): at most 15 ms and 10 queries per page.
+and measures again. Each size's figures follow the sign-in page's time in the same run (the
+page of the serve.py ratio), to read them by on a busy machine. Targets (issue 15): at most 15 ms
+and 10 queries per page.
 """
 
 from __future__ import annotations
@@ -43,6 +45,21 @@ def _environment() -> None:
         "PAGE_CACHE": "1", "DJANGO_SETTINGS_MODULE": "campaign.settings",
     })
     os.environ.setdefault("DATABASE_URL", f"{PG}/{DB}")
+
+
+def reference(repeat: int) -> float:
+    """The sign-in page's median time (no query), measured in the same run: on a shared machine
+    the pages' times are best read as multiples of it."""
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.get("/accounts/login/")
+    samples = []
+    for _ in range(repeat * 3):
+        start = time.perf_counter()
+        client.get("/accounts/login/")
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
 
 
 def measure(repeat: int) -> list[tuple[str, str, float, int, float, int]]:
@@ -124,6 +141,8 @@ def main() -> None:
                 for campaign in Campaign.objects.order_by("pk"):
                     grow(campaign, size // grown)
                 grown = size
+            print(f"{size:>3}x sign-in page (reference): {reference(args.repeat):.1f} ms",
+                  flush=True)
             for slug, page, rendered, n_rendered, kept, n_kept in measure(args.repeat):
                 print(f"{size:>3}x {slug:<24} {page:<9} {rendered:>11.1f} {n_rendered:>7} "
                       f"{kept:>8.1f} {n_kept:>7}", flush=True)
