@@ -531,3 +531,28 @@ def test_wok_mal_4_forced_march_moves_an_unready_marauder_army(game: Game) -> No
     assert battle.data == {"attackers": [number], "marauder_card": True}
     assert battle.tile.label == front
     assert "by Forced March (WOK-MAL-4)" in game.campaign.events.latest("pk").summary
+
+
+# --- the battle reference sheet -------------------------------------------------------------
+
+def test_wok_battle_5_the_battle_reference_prints_this_games_dice(game: Game) -> None:
+    """WOK-BATTLE-5, WOK-AMB-14, WOK-AMB-7, WOK-MIL-4, WOK-CONQ-6, WOK-V06-7: the battle
+    reference lists each die's faces as this game set them (8 red warhammers here), the
+    militia table of the chosen edition (v0.6: a town falls at 1 hit), Table 8 and the
+    bonus-die symbol read as a Table 9 row; it prints as a PDF."""
+    _set_up(game, options={"red_warhammers": 8, "red_shields": 0, "red_flails": 0,
+                           "militia": "v0.6", "explore_row_flail": 2})
+    client = game.client(game.observer)
+    page = client.get(f"/c/{game.campaign.slug}/print/wok-battle-reference/")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "<td>8 warhammer</td>" in text
+    assert "<td>3 flail, 2 shield, 1 warhammer, 2 blank</td>" in text
+    assert ('<tr><td>town</td><td class="num">1</td><td class="num">2</td>'
+            '<td class="num">3</td><td>fortress</td><td class="num">2</td></tr>') in text
+    assert ('<tr><td>city</td><td class="num">9</td><td class="num">5</td><td class="num">5'
+            '</td><td class="num">6</td><td class="num">2</td></tr>') in text
+    assert "flail reads row 2." in text
+    pdf = client.get(f"/c/{game.campaign.slug}/print/wok-battle-reference/pdf/?paper=letter")
+    data = b"".join(pdf.streaming_content) if pdf.streaming else pdf.content
+    assert pdf.status_code == 200 and data.startswith(b"%PDF")

@@ -1,5 +1,6 @@
 """War of Kings printable sheets (the framework is campaign/pdf.py): the economic ledger in the
-layout of the game's ledger pad, a kingdom sheet with achievements, the map and a reference.
+layout of the game's ledger pad, a kingdom sheet with achievements, the map, a reference, a
+battle reference and a battle sheet per offer of battle.
 
 Every figure comes from the rules modules through ``reading.kingdom_economy`` and
 ``views.standings``, so paper and screen cannot disagree.
@@ -159,6 +160,73 @@ def reference_context(access: Access, obj: None, options: PrintOptions, *,
             "warlord": WARLORD_THRESHOLD}
 
 
+#: Table 9 results in our own words, by the rules' result names (WOK-EXPL-2).
+_EXPLORATION_WORDS = {
+    "walled_malador_village": "a walled Malador village and 2 Marauder armies: fight or pull back",
+    "ambush": "ambush by 1 Marauder army: fight a round at once",
+    "one_marauder": "1 Marauder army: fight or pull back",
+    "ancient_road": "a road to any neighbour; the land is yours",
+    "find_primary_3_secondary_2": "3 primary and 2 secondary resource; the land is yours",
+    "plague": "plague: 1 blue die per army, a flail is a hit; yours if any survive",
+    "malador_village": "a Malador village: fight its militia or pull back",
+    "two_ancient_roads": "2 roads to neighbours; the land is yours",
+    "find_primary_2": "2 primary resource; the land is yours",
+    "fortified_malador_village": "a Malador village with a fortress and 1 Marauder army",
+    "horrible_plague": "plague: 2 blue dice per army; yours if any survive",
+}
+
+
+def battle_reference_context(access: Access, obj: None, options: PrintOptions, *,
+                             base_url: str | None = None, in_book: bool = False
+                             ) -> dict[str, Any]:
+    """Movement, the dice, a battle round, militia and fortification dice, conquest and Table 8,
+    support and resupply, and Table 9, in our own words with this campaign's options
+    (WOK-MOVE-*, WOK-BATTLE-*, WOK-MIL-4, WOK-FORT-11, WOK-CONQ-6, WOK-SUPPORT-2,
+    WOK-EXPL-2)."""
+    from collections import Counter
+
+    from campaign.systems.war_of_kings.rules.armies import EXPLORATION_TABLE
+    from campaign.systems.war_of_kings.rules.battle import FORTIFICATION_DICE, militia
+    from campaign.systems.war_of_kings.rules.conquest import raze_loot
+
+    opts = st.load(access.campaign).options
+
+    def faces(die: str) -> str:
+        counted = Counter(opts.face_table(die))
+        return ", ".join(f"{n} {symbol}" for symbol, n in counted.items())
+
+    dice = [
+        {"name": "Red battle die", "sides": 8, "who": "attacker",
+         "counts": "warhammer hits on the attack; shield cancels on the negation",
+         "faces": faces("red")},
+        {"name": "Blue battle die", "sides": 8, "who": "defender and militia",
+         "counts": "shield cancels on the defense; flail hits on the counterattack",
+         "faces": faces("blue")},
+        {"name": "Purple bonus die", "sides": 6, "who": "the side entitled",
+         "counts": "as the roll it joins; blank nothing", "faces": faces("purple")},
+        {"name": "Grey fortification die", "sides": 6, "who": "defender, defense only",
+         "counts": "shield cancels", "faces": faces("grey")},
+    ]
+    levels = ((wb.VILLAGE, wb.WALLS), (wb.TOWN, wb.FORTRESS), (wb.CITY, wb.CASTLE))
+    militia_rows = []
+    for level, fort in levels:
+        table = militia(level, opts)
+        militia_rows.append({"name": wb.SETTLEMENT_NAMES[level], "damage": table.damage,
+                             "defend": table.defend, "counter": table.counter,
+                             "fort": wb.FORTIFICATION_NAMES[fort],
+                             "grey": FORTIFICATION_DICE[fort]})
+    face_rows = [(face, opts.explore_row(face))
+                 for face in ("warhammer", "flail", "shield", "blank") if opts.explore_row(face)]
+    return {**_base(access, "Battle reference", options, "War of Kings: moving and fighting"),
+            "opts": opts, "dice": dice, "militia": militia_rows,
+            "raze": [(wb.SETTLEMENT_NAMES[lvl], raze_loot(lvl, opts))
+                     for lvl in (wb.VILLAGE, wb.TOWN, wb.CITY)],
+            "exploration": [(colour, [_EXPLORATION_WORDS.get(r, r.replace("_", " "))
+                                      for r in EXPLORATION_TABLE[colour]])
+                            for colour in wb.COLOURS],
+            "face_rows": face_rows}
+
+
 def _pending_battles(access: Access) -> list[Any]:
     from campaign.systems.war_of_kings.models import Battle
 
@@ -242,6 +310,13 @@ REFERENCE = PdfSheet(
     filename=lambda access, obj: download_name(access.campaign.slug, "reference"),
     description="Phases, Resource Dice, Tables 3 and 4, achievements, with this game's options.",
 )
+BATTLE_REFERENCE = PdfSheet(
+    slug="wok-battle-reference", title="Battle reference", template=T + "battle_reference.html",
+    context=battle_reference_context,
+    filename=lambda access, obj: download_name(access.campaign.slug, "battle-reference"),
+    description="Moving, the dice and their faces, a battle round, militia, fortification "
+                "dice, razing, support, resupply and exploring, with this game's options.",
+)
 
 BATTLE = PdfSheet(
     slug="wok-battle", title="Battle sheet", template=T + "battle.html",
@@ -252,4 +327,4 @@ BATTLE = PdfSheet(
                 "far, and the order of a round.",
 )
 
-SHEETS = [MAP, REFERENCE, LEDGER, KINGDOM, BATTLE]
+SHEETS = [MAP, REFERENCE, BATTLE_REFERENCE, LEDGER, KINGDOM, BATTLE]
