@@ -70,9 +70,11 @@ bench: deps
 	DEBUG=1 $(BIN)/python bench/sheets.py
 
 ## The real server set-up (gunicorn, 2 workers, PostgreSQL on 127.0.0.1, DEBUG off): requests/s
-## and answer times of the phone play page beside the sign-in page and a static file.
+## and answer times of the phone play page beside the sign-in page and a static file; then every
+## demo player's four phone pages, rendered and kept, at 1x and 16x.
 bench-serve: deps
 	$(BIN)/python bench/serve.py
+	$(BIN)/python bench/phone_pages.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-* media staticfiles test-output
