@@ -7,8 +7,10 @@ ledger, so they travel with the core. Rows are named by natural keys: kingdoms b
 (kingdom, reign), games by number, events by ``seq``; lists keep the order the rows were made in.
 
 Version 1: ``kings``, ``games`` (each with ``participants``), ``titles``, ``crate_items``,
-``spends``, ``territory_records`` and ``cost_types`` (the campaign's resource types for costs
-whose symbols the source lost, SNS-AMB-30), each optional (an empty list when left out). A seat's
+``spends``, ``territory_records``, ``cost_types`` (the campaign's resource types for costs
+whose symbols the source lost, SNS-AMB-30), ``trades`` between two kingdoms of a game
+(SNS-ECON-57) and ``battles`` auto-resolved step by step (SNS-AR-1..7), each optional (an empty
+list when left out). A seat's
 ``table`` holds its Stockpile state at the table: turn and phase, units, buildings and
 foundations (``works``), upgrades, Sites and die timers.
 """
@@ -21,6 +23,7 @@ from typing import Any
 from campaign.models import Campaign
 from campaign.systems.swords_and_stones import costs, reports
 from campaign.systems.swords_and_stones.models import (
+    AutoBattle,
     CostType,
     CrateItem,
     Game,
@@ -29,6 +32,7 @@ from campaign.systems.swords_and_stones.models import (
     Spend,
     TerritoryRecord,
     TitleAward,
+    Trade,
 )
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import points as pts
@@ -110,6 +114,17 @@ def export_section(campaign: Campaign, refs: Refs) -> dict[str, Any]:
             "game", "before_owner", "after_owner", "event").order_by("pk")],
         "cost_types": [{"cost": c.rule_id, "types": list(c.types)}
                        for c in CostType.objects.filter(campaign=campaign).order_by("pk")],
+        "trades": [{
+            "game": t.game.number, "offerer": t.offerer.name, "receiver": t.receiver.name,
+            "gives": t.gives, "gets": t.gets, "zones_touch": t.zones_touch, "ransom": t.ransom,
+            "turn": t.turn, "status": t.status,
+        } for t in Trade.objects.filter(game__campaign=campaign).select_related(
+            "game", "offerer", "receiver").order_by("pk")],
+        "battles": [{
+            "game": b.game.number, "attacker": b.attacker.name, "defender": b.defender.name,
+            "turn": b.turn, "step": b.step, "data": b.data,
+        } for b in AutoBattle.objects.filter(game__campaign=campaign).select_related(
+            "game", "attacker", "defender").order_by("pk")],
     }
 
 
@@ -125,12 +140,22 @@ class SectionPlan:
     spends: list[dict[str, Any]] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
     cost_types: list[dict[str, Any]] = field(default_factory=list)
+    trades: list[dict[str, Any]] = field(default_factory=list)
+    battles: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _game_ref(node: Node, key: str, numbers: set[int]) -> int | None:
     number = node.integer(key, minimum=1, default=None, null=True)
     if number is not None and number not in numbers:
         raise ImportRefused(f"{node.at(key)}: there is no game {number}.")
+    return number
+
+
+def _played_in(node: Node, numbers: set[int]) -> int:
+    """The game a trade or a battle belongs to: one of the file's games, never empty."""
+    number = _game_ref(node, "game", numbers)
+    if number is None:
+        raise ImportRefused(f"{node.at('game')}: say which game.")
     return number
 
 
@@ -283,6 +308,31 @@ def plan_section(node: Node, context: PlanContext) -> SectionPlan:
         if any(c["cost"] == key for c in plan.cost_types):
             raise ImportRefused(f"{n.path}: {key} is listed twice.")
         plan.cost_types.append({"cost": key, "types": kinds})
+    for n in node.nodes("trades", default=[]):
+        bundles = {}
+        for key in ("gives", "gets"):
+            bundle = n.obj(key, default={})
+            if any(r not in costs.RESOURCES or not isinstance(a, int) or isinstance(a, bool)
+                   or not 0 <= a <= 999 for r, a in bundle.items()):
+                raise ImportRefused(f"{n.at(key)}: resources and amounts of 0 to 999 "
+                                    "(SNS-ECON-57).")
+            bundles[key] = bundle
+        plan.trades.append({
+            "game": _played_in(n, numbers), "offerer": context.kingdom(n, "offerer"),
+            "receiver": context.kingdom(n, "receiver"), **bundles,
+            "zones_touch": n.boolean("zones_touch", default=False),
+            "ransom": n.boolean("ransom", default=False),
+            "turn": n.integer("turn", minimum=0, default=1),
+            "status": n.choice("status", [s for s, _ in Trade.Status.choices]),
+        })
+    for n in node.nodes("battles", default=[]):
+        plan.battles.append({
+            "game": _played_in(n, numbers), "attacker": context.kingdom(n, "attacker"),
+            "defender": context.kingdom(n, "defender"),
+            "turn": n.integer("turn", minimum=0, default=1),
+            "step": n.choice("step", ("defences", "commit", "buy_back", "dice", "done")),
+            "data": n.obj("data", default={}),
+        })
     return plan
 
 
@@ -347,3 +397,10 @@ def write_section(plan: SectionPlan, context: WriteContext) -> None:
     CostType.objects.bulk_create([
         CostType(campaign=campaign, rule_id=c["cost"], types=c["types"])
         for c in plan.cost_types])
+    Trade.objects.bulk_create([
+        Trade(game=games[t["game"]], offerer=k[t["offerer"]], receiver=k[t["receiver"]],
+              gives=t["gives"], gets=t["gets"], zones_touch=t["zones_touch"],
+              ransom=t["ransom"], turn=t["turn"], status=t["status"]) for t in plan.trades])
+    AutoBattle.objects.bulk_create([
+        AutoBattle(game=games[b["game"]], attacker=k[b["attacker"]], defender=k[b["defender"]],
+                   turn=b["turn"], step=b["step"], data=b["data"]) for b in plan.battles])
