@@ -121,7 +121,8 @@ def test_sns_fac_1_the_catalogue_offers_what_the_faction_and_holdings_allow(
         avalon: Avalon, game: Game) -> None:
     """SNS-FAC-1, SNS-FAC-3, SNS-BLD-FOUNDRY, SNS-BLD-SACREDGROUND, SNS-BLD-STABLE: an
     Avalonian with only a Stockpile may found a Foundry but no Sacred Ground (Paganite) and no
-    Stable (needs a Barracks); the upgrades on offer are the Stockpile's."""
+    Stable (needs a Barracks); the upgrades on offer are the Stockpile's, and the only unit it
+    may train is the Villager (SNS-ECON-51)."""
     to_phase(avalon, game, avalon.red, "advance")
     part = Participant.objects.get(game=game, kingdom=avalon.red)
     view = buildings.holdings_view(avalon.campaign, game, part, {})
@@ -133,6 +134,7 @@ def test_sns_fac_1_the_catalogue_offers_what_the_faction_and_holdings_allow(
                      "GUARDTOWER", "WOODBRIDGE", "PALISADEWALL", "PALISADEGATE", "STONEBRIDGE",
                      "STONEWALL", "STONEGATE", "TRENCHES", "MOUNDS"]
     assert [u["code"] for u in view["can_buy"]] == ["REGENFORESTRY", "HUNTINGCABINS"]
+    assert [u["code"] for u in view["units_to_train"]] == ["VILLAGER"]
     refused(lambda: buildings.lay_foundation(avalon.campaign, avalon.gm, game, avalon.red,
                                              "SACREDGROUND", ["wood"]),
             "Sacred Ground is not open to your faction (SNS-BLD-SACREDGROUND, SNS-FAC-1).")

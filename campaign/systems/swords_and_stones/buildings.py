@@ -418,8 +418,11 @@ def holdings_view(campaign: Campaign, game: Game, part: Participant | None,
                         "cost": _cost_words(upgrade.cost_for(items)), "effect": upgrade.effect,
                         "note": costs.note(upgrade.rule_id, types)})
     trainable = []
+    operational = dict(state.get("buildings", {}))
+    letter = eco.FACTION_LETTER[faction_of(part)]
     for code, unit in catalogue.units.items():
-        if unit.trained_at and code != "MERC":
+        if (unit.trained_at and code != "MERC" and operational.get(unit.trained_at)
+                and unit.faction in ("", letter)):
             trainable.append({"code": code, "name": unit.name,
                               "at": catalogue.building(unit.trained_at).name,
                               "cost": _cost_words(unit.cost),
