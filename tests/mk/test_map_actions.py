@@ -394,3 +394,15 @@ def test_mk_buy_2_buy_here_from_the_panel(tv3: Any) -> None:
                                       {"action": buy.key}, headers={"HX-Request": "true"})
     assert response.status_code == 200, text(response)
     assert Purchase.objects.filter(kingdom=red, tile_label=label).count() == 1
+
+
+def test_mk_ord_without_javascript_the_panel_form_comes_back_to_the_map(
+        scene: Scene, login: Callable[..., Client]) -> None:
+    client = login(scene.player)
+    response = act(client, scene.campaign, "0203", f"move:{army_key(scene.red, 1)}",
+                   htmx=False)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaign:tile", args=[scene.campaign.slug, "0203"])
+    page = client.get(response["Location"])
+    assert "Red orders army #1 on 0303: Move to 0203." in text(page)
+    assert Order.objects.get(token=army_key(scene.red, 1)).target.label == "0203"
