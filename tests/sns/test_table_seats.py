@@ -98,3 +98,17 @@ def test_sns_amb_10_a_lost_challenge_makes_the_challengers_side_lose(setting_up:
                          .values_list("resource", "amount")) for name, k in four.kingdoms.items()}
     assert points == {"Red": {"ven": 1}, "Blue": {"vp": 1}, "Green": {"ven": 1},
                       "Gold": {"vp": 1}}
+
+
+def test_sns_res_3_the_play_page_leads_to_the_seats(setting_up: Four) -> None:
+    """SNS-RES-3: while game 1 is set up, Green's play page links to its seats, and the game
+    page offers Green a seat on either side (Gold's player is not offered Green)."""
+    from django.urls import reverse
+
+    slug = setting_up.campaign.slug
+    play = setting_up.client("Green").get(reverse("campaign:play", args=[slug])).content.decode()
+    assert f'<a href="/c/{slug}/sns/game/1/">Seats at the table</a>' in play
+    page = setting_up.client("Green").get(reverse("sns:game", args=[slug, 1])).content.decode()
+    assert "Green joins on the side of" in page and "Take a seat (SNS-RES-3)" in page
+    gold = setting_up.client("Gold").get(reverse("sns:game", args=[slug, 1])).content.decode()
+    assert "Gold joins on the side of" in gold and "Green joins" not in gold
