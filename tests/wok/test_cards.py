@@ -556,3 +556,27 @@ def test_wok_battle_5_the_battle_reference_prints_this_games_dice(game: Game) ->
     pdf = client.get(f"/c/{game.campaign.slug}/print/wok-battle-reference/pdf/?paper=letter")
     data = b"".join(pdf.streaming_content) if pdf.streaming else pdf.content
     assert pdf.status_code == 200 and data.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(("timing", "holder"), [("end_of_round", "Red"), ("strict", None)])
+def test_wok_amb_3_a_gm_recorded_malador_taking_counts_as_a_dip(game: Game, timing: str,
+                                                                holder: str | None) -> None:
+    """WOK-AMB-3, WOK-TERR-1: Red holds Warlord with exactly 7 territories; the GM records the
+    Malador taking an empty one of them. Strict timing: Red loses the card at once; at the
+    default timing it keeps it until the end-of-round check. Undo restores the holder."""
+    state = game.loaded().state
+    spare = [t for t in state.map.codes if state.ctrl(t) is None
+             and state.map.territory(t).playable]
+    more = 7 - len(state.controlled("Red"))
+    _set_up(game, tiles={t: {"controller": game.kingdoms["Red"], "explored": True}
+                         for t in spare[:more]},
+            options={"exclusive_timing": timing},
+            holders={"master_merchant": None, "warlord": game.kingdoms["Red"].pk})
+    assert len(game.loaded().state.controlled("Red")) == 7
+    before = dump(game.campaign)
+    services.edit_territory(game.campaign, game.gm, spare[0], {"malador": True})
+    loaded = game.loaded()
+    assert loaded.state.ctrl(spare[0]) == wb.MALADOR
+    assert loaded.holders.warlord == holder
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == before

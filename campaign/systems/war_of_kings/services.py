@@ -479,8 +479,23 @@ def edit_territory(campaign: Campaign, user: Any, label: str, values: Mapping[st
                        "(WOK-CULT-1).")
         if values.get("malador") and not (tile.data or {}).get("malador"):
             summary = f"The Malador take {label} (recorded by the GM, WOK-TERR-1)."
+        run = None
+        if values.get("malador") and loaded.started:
+            # WOK-AMB-3, strict timing: a holder who drops below a threshold through this
+            # recorded change loses the card at once (only control counts for the cards).
+            from campaign.systems.war_of_kings.rules.achievements import strict_losses
+
+            state = loaded.state
+            taken = state.with_holding(label, replace(state.holding(label),
+                                                      controller=wb.MALADOR))
+            strict = strict_losses(taken, loaded.holders, loaded.options)
+            if strict != loaded.holders:
+                run = {**(loaded.campaign.state or {}),
+                       "holders": st.holders_json(strict, loaded.by_name)}
         with Recorder(loaded.campaign, user, "wok.territory", summary) as rec:
             rec.update(tile, **updates)
+            if run is not None:
+                rec.update(loaded.campaign, state=run)
         return rec.event  # type: ignore[return-value]
 
 
