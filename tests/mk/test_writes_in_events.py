@@ -13,6 +13,7 @@ from tests.mk.test_battle_play import (  # noqa: F401
     tv1,
 )
 from tests.mk.test_full_year import *  # noqa: F403
+from tests.mk.test_map_actions import *  # noqa: F403
 from tests.mk.test_summer_scene import campaign, scene  # noqa: F401 (fixtures)
 from tests.mk.test_summer_views import *  # noqa: F403
 from tests.write_watch import watch_writes  # noqa: F401 (fixture)
