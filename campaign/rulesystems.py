@@ -121,7 +121,9 @@ class RuleSystem:
       hook for the ids of the kingdoms expected to act now, to tell a player by e-mail and the
       campaign's webhook when it becomes their turn (empty when nobody in particular is; a
       system without turns leaves the hook out). Battles chosen and phases closed are read
-      from the chronicle and the clock, so they need no hook.
+      from the chronicle and the clock, so they need no hook. The home page flags "Your turn"
+      from the same hook, as the notifications last recorded it (``notifications.turn_now``),
+      so the hook may take a few queries: it is not asked once per campaign listed.
     """
 
     slug: str
