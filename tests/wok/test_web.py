@@ -318,6 +318,18 @@ def test_wok_tv_4_demo_in_round_six_with_a_broken_chain_and_a_battle(db: Any) ->
     assert cut
     ap = sorted(row["score"].total for row in standings(loaded))
     assert ap[-1] - ap[0] <= 3
+    # WOK-EVENT-4, WOK-EVENT-5: a secret card in the lead player's hand, a played harvest card
+    # booked by the GM in the next player's ledger under the card's name.
+    from campaign.systems.war_of_kings.models import Card
+    from ledger.models import LedgerEntry
+
+    held = Card.objects.get(campaign=campaign, played_round__isnull=True)
+    assert (held.name, held.holder.name) == ("Shield Wall", state.active)
+    played = Card.objects.get(campaign=campaign, played_round=6)
+    assert played.name == "Bountiful Harvest" and played.holder.name != state.active
+    assert list(LedgerEntry.objects.filter(kingdom=played.holder, rule_id="WOK-EVENT-5")
+                .values_list("resource", "amount", "source")) == [
+        ("wheat", 3, "card Bountiful Harvest: the card's 3 wheat")]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

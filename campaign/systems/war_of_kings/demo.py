@@ -6,9 +6,10 @@ from its own list of wishes, sends its armies into unexplored land and explores 
 an army walks into an empty territory of an enemy's road chain if one is in reach (WOK-AMB-31).
 In round 6 the kingdoms build, the Marauders seize a link of a kingdom's road chain (recorded
 by the GM), which cuts a settlement off from its capital (WOK-ECON-8); in the lead player's turn
-a Marauder card brings two Marauder armies there and the lead player's army attacks: the game
-waits in that Battle Resolution Phase with the offer of battle pending, armies in the field,
-roads, fortifications and a close race to 13 AP.
+the lead player draws an Event Card (Shield Wall, kept secret), the next player plays Bountiful
+Harvest (3 wheat, booked by the GM), a Marauder card brings two Marauder armies there and the
+lead player's army attacks: the game waits in that Battle Resolution Phase with the offer of
+battle pending, armies in the field, roads, fortifications and a close race to 13 AP.
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ def _battle_in_round_six(campaign: Campaign, gm: User, users: dict[str, User],
     name = state.active or ""
     user = users[next(u for u, n, _ in PLAYERS if n == name)]
     battles.event_die(campaign, user, "flag", "red")
+    _cards_at_the_table(campaign, gm, user, name)
     if seized is not None:
         battles.place_marauders(campaign, gm, seized, 2)
     services.advance(campaign, gm)  # movement
@@ -126,6 +128,25 @@ def _battle_in_round_six(campaign: Campaign, gm: User, users: dict[str, User],
         break
     services.advance(campaign, gm)  # exploration
     services.advance(campaign, gm)  # battle resolution
+
+
+def _cards_at_the_table(campaign: Campaign, gm: User, user: User, name: str) -> None:
+    """WOK-EVENT-4, WOK-EVENT-5: the card the lead player just drew goes into their secret
+    hand; the next player plays a harvest card it held and the GM books its effect."""
+    from campaign.systems.war_of_kings import battles, cards
+    from campaign.systems.war_of_kings.models import Card
+
+    kingdoms = {k.name: k for k in Kingdom.objects.filter(campaign=campaign)}
+    battles.take_card(campaign, user, kingdoms[name], "Shield Wall",
+                      "one more blue bonus die on both defence rolls of one round")
+    state = _load(campaign).state
+    order = [k for k in state.seats if k in state.kingdoms]
+    other = kingdoms[order[(order.index(name) + 1) % len(order)]]
+    battles.take_card(campaign, gm, other, "Bountiful Harvest", "3 wheat into the stockpile")
+    card = Card.objects.get(campaign=campaign, holder=other, name="Bountiful Harvest")
+    battles.play_card(campaign, gm, other, card.pk)
+    cards.adjust_stockpile(campaign, gm, other, {"wheat": 3}, "Bountiful Harvest",
+                           "the card's 3 wheat")
 
 
 def _settle(campaign: Campaign, gm: User, kingdoms: dict[str, Kingdom]) -> None:
