@@ -78,8 +78,13 @@
   function start() {
     if (!wrap() || !controls()) return;
     redraw();
-    var selected = wrap().querySelector("a.tile.sel");
-    if (selected && selected.scrollIntoView) selected.scrollIntoView({ block: "nearest", inline: "nearest" });
+    // Opened on a tile (a shared link, a reload): that tile in the middle of the box.
+    var w = wrap(), selected = w.querySelector("a.tile.sel");
+    if (selected) {
+      var a = selected.getBoundingClientRect(), b = w.getBoundingClientRect();
+      w.scrollLeft += a.left - b.left - (b.width - a.width) / 2;
+      w.scrollTop += a.top - b.top - (b.height - a.height) / 2;
+    }
     var first = document.querySelector("#tile-panel [data-highlight]");
     if (first) mark(first);
   }
