@@ -177,3 +177,30 @@ def test_the_site_forms_through_the_web(avalon: Avalon, game: Game, player: Any)
     assert response.status_code == 200
     assert "give 2 iron, 1 stone (SNS-ECON-22)" in response.content.decode()
     assert stock(avalon, avalon.red)["iron"] == 2
+
+
+def test_sns_econ_24_a_scarcity_event_rolled_at_a_site_wears_it_down(avalon: Avalon,
+                                                                    game: Game) -> None:
+    """SNS-ECON-24, SNS-EVT-2, SNS-UPG-REGENFORESTRY: at turn 10 a Resource Scarcity (Forest
+    event 10) rolled for a level 2 Forest adds its point; a second depletes it; with
+    Regenerative Forestry the same roll is Idle Villagers and adds nothing."""
+    record(avalon, game, "F1", "forest", 2)
+    record(avalon, game, "F2", "forest", 3)
+    part = Participant.objects.get(game=game, kingdom=avalon.red)
+    Participant.objects.filter(pk=part.pk).update(table={
+        **Participant.objects.get(pk=part.pk).table, "turn": 10})
+    assert table.event(avalon.campaign, avalon.gm, game, avalon.red, "forest", 10, site=1) == (
+        "Red, turn 10: forest event 10: Resource Scarcity; F1 has 1 of 2 scarcity "
+        "(SNS-ECON-24) (SNS-EVT-2).")
+    assert table.event(avalon.campaign, avalon.gm, game, avalon.red, "forest", 11, site=1) == (
+        "Red, turn 10: forest event 11: Resource Scarcity; F1 has 2 of 2 scarcity, depleted "
+        "(SNS-ECON-24) (SNS-EVT-2).")
+    state = seat(avalon, avalon.red)
+    Participant.objects.filter(pk=part.pk).update(table={
+        **state, "upgrades": [{"code": "REGENFORESTRY", "work": 1, "turn": 10}]})
+    summary = table.event(avalon.campaign, avalon.gm, game, avalon.red, "forest", 10, site=2)
+    assert "Idle Villagers" in summary and "scarcity" not in summary.split(":", 2)[2]
+    assert seat(avalon, avalon.red)["sites"][1]["scarcity"] == 0
+    refused(lambda: table.event(avalon.campaign, avalon.gm, game, avalon.red, "forest", 10,
+                                site=9),
+            "SNS-STATE-5: Red has no Site 9.")

@@ -231,19 +231,39 @@ def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
 
 
 def event(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, table_name: str,
-          roll: int, sub_rolls: Sequence[int] = (), choices: Sequence[str] = ()) -> str:
+          roll: int, sub_rolls: Sequence[int] = (), choices: Sequence[str] = (),
+          site: int | None = None) -> str:
     """SNS-EVT-1..3, SNS-ECON-13: a 3d6 event rolled at the table on one of the event tables
     (Idle Villagers before turn 10). Its ledger lines are booked; its growth changes wait for
-    this turn's compulsory phase; a result that still needs a sub-roll or a choice is refused
-    with what it needs, and one to re-roll says so."""
+    this turn's compulsory phase; its die timers start; a result that still needs a sub-roll or
+    a choice is refused with what it needs, and one to re-roll says so. The kingdom's upgrades
+    and operational buildings protect as their texts say (SNS-UPG-*); an event rolled for one of
+    its Sites reads the Site's level and scarcity, adds the scarcity it brings (SNS-ECON-24) and
+    is Idle Villagers at a planted Forest (SNS-UPG-REFORESTATION)."""
     if table_name not in evt.EVENT_TABLES:
         raise SnsError(f"SNS-EVT-1: there is no event table {table_name!r}.")
     with transaction.atomic():
         st, game, part, state = _at_table(campaign, game, kingdom)
         stock = stockpile_of(part.kingdom, state)
         faction = part.faction if part.faction in eco.FACTIONS else eco.AVALONIAN
+        working = dict(state.get("buildings", {}))
+        at = None
+        if site is not None:
+            at = next((row for row in hold.sites_of(state) if row.id == site), None)
+            if at is None:
+                raise SnsError(f"SNS-STATE-5: {part.kingdom.name} has no Site {site}.")
+        # Worm Spray protects only once its price of the use is paid (a line of its own).
+        protections = set(hold.owned_upgrades(state)) - {"WORMSPRAY"}
+        protections |= {code for code in ("BATHHOUSE",) if working.get(code)}
+        if at is not None:
+            protections |= {flag for flag, on in (("reforested", at.reforested),
+                                                  ("unlimited", at.unlimited)) if on}
         context = evt.EventContext(stockpile=stock, faction=faction,
-                                   farms=int(state.get("buildings", {}).get("FARM", 0)))
+                                   farms=int(working.get("FARM", 0)),
+                                   protections=frozenset(protections),
+                                   site_level=at.level if at is not None else 0,
+                                   site_scarcity=at.scarcity if at is not None else 0,
+                                   town_center_operational=bool(working.get("TOWNCENTER")))
         names = {spec.name for spec in evt.EVENT_OPTIONS}
         options = evt.EventOptions.from_dict({k: v for k, v in st.campaign.options.items()
                                               if k in names})
@@ -265,6 +285,13 @@ def event(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, table_nam
             new_state["growth_mods"] = mods
         if outcome.growth_set is not None:
             new_state["growth_set"] = outcome.growth_set
+        site_words = ""
+        if outcome.scarcity and at is not None and not at.growing:
+            after = at.with_site(harvest.add_scarcity(at.site(), outcome.scarcity))
+            rows = [after if row.id == at.id else row for row in hold.sites_of(state)]
+            new_state["sites"] = [row.as_dict() for row in rows]
+            site_words = (f"; {after.label} has {after.scarcity} of {after.level} scarcity"
+                          + (", depleted" if after.depleted else "") + " (SNS-ECON-24)")
         if outcome.timers:
             # The event's own growth line counts in the next compulsory phase; the timer's
             # growth carries on from the turn after that one (SNS-STATE-3).
@@ -276,7 +303,7 @@ def event(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, table_nam
             new_state["timers"] = timers
         summary = (f"{part.kingdom.name}, turn {state['turn']}: {table_name} event {roll}: "
                    f"{outcome.name}" + (f" ({'; '.join(outcome.notes)})" if outcome.notes
-                                        else "") + " (SNS-EVT-2).")
+                                        else "") + f"{site_words} (SNS-EVT-2).")
         with Recorder(st.campaign, user, "sns.table", summary, kingdom=part.kingdom,
                       data={"turn": state["turn"], "event": outcome.name}) as rec:
             rec.roll(f"SNS-EVT-2 {table_name}", [roll], "table")

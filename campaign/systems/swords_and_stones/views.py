@@ -677,8 +677,11 @@ def table_action(request: HttpRequest, slug: str, number: int, kingdom_id: int,
             roll = parse_int(post.get("roll", ""), 3, 18, "roll")
             subs = parse_dice(post.get("sub_rolls", ""), field="sub-rolls")
             picks = [c.strip() for c in post.get("choices", "").split(",") if c.strip()]
+            site = parse_id(post.get("site", "")) if post.get("site") else None
+            if post.get("site") and site is None:
+                raise ParseError("“site” must be a Site from the form.")
             act = lambda: table.event(campaign, user, game, kingdom,  # noqa: E731
-                                      table_name, roll, subs, picks)
+                                      table_name, roll, subs, picks, site)
         elif action == "next":
             act = lambda: table.next_phase(campaign, user, game, kingdom)  # noqa: E731
         elif action == "operational":
