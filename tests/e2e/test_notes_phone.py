@@ -68,6 +68,8 @@ def test_the_gm_writes_notes_on_a_phone(live_server: Any, browser: Any) -> None:
         assert "Bandits hide in the ford." in page.locator("#tile-panel").inner_text()
         no_sideways_scroll(page, 390)
         assert_accessible(page)
+        page.locator("#tile-panel #notes").scroll_into_view_if_needed()
+        shot(page, "17-notes-tile-gm-390")
     finally:
         context.close()
 
