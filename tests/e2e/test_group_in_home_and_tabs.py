@@ -136,3 +136,24 @@ def test_every_tab_in_one_row_at_1280_px(live_server: Any, browser: Any, scene: 
         shot(page, "group-in-tabs-1280")
     finally:
         context.close()
+
+
+def test_more_stays_on_screen_on_the_narrowest_phone(live_server: Any, browser: Any,
+                                                     scene: Any) -> None:
+    """At 320 px the first tabs and "More" take two rows rather than run off the side, and the
+    open menu stays on the screen."""
+    narrow = {"width": 320, "height": 640}
+    context = browser.new_context(viewport=narrow, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        log_in(page, live_server.url, "rhoda")
+        page.goto(f"{live_server.url}/c/red-hills/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= narrow["width"]
+        for name in FIRST:
+            assert within(seen(page, name), narrow), name
+        page.locator("#tabs-more > summary").tap()
+        for name in LATER:
+            assert within(seen(page, name), narrow), name
+        shot(page, "group-in-tabs-more-open-320")
+    finally:
+        context.close()
