@@ -46,7 +46,7 @@ def test_a_player_orders_and_the_gm_enters_a_result_on_a_phone(live_server: Any,
         assert page.locator("p.turn").inner_text() == "Your turn."
         fits_a_phone(page)
         shot(page, "summer-01-orders-phone")
-        army = page.locator("article.token", has_text="Army #2")
+        army = page.locator("article.token", has=page.locator("h3", has_text="Army #2"))
         army.locator("select[name=target]").select_option("0504")
         army.get_by_role("button", name="Move").tap()
         page.locator(".summer-orders", has_text="Move to 0504").wait_for()
