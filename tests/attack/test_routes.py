@@ -172,6 +172,8 @@ CORE_POSTS: list[Attack] = [
         "clock": p.scene.campaign.clock_label()}), extra=("tiebreak_1",)),
     Attack("campaign:undo", "post", lambda p: ([], {
         "seq": str(p.scene.campaign.events.order_by("-seq").first().seq)})),
+    Attack("campaign:take_back", "post", lambda p: ([], {
+        "seq": str(p.scene.campaign.events.order_by("-seq").first().seq)})),
     Attack("campaign:photos", "post", lambda p: ([], {"image": _png(), "caption": "Turn 1"})),
     Attack("campaign:print_book", "post", lambda p: ([], {"paper": "a4", "eco": "1",
                                                           "landscape": "0"})),
