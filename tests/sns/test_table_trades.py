@@ -173,3 +173,23 @@ def test_sns_econ_57_trades_on_the_phones(four: Four) -> None:
     assert "Green accepts Red&#x27;s trade: 1 wood for 1 stone (SNS-ECON-57)." in \
         response.content.decode()
     assert (stock(four.kingdoms["Red"])["stone"], stock(four.kingdoms["Green"])["wood"]) == (1, 1)
+
+
+def test_sns_econ_57_two_working_markets_need_no_touching_zones(four: Four) -> None:
+    """SNS-ECON-57: with a working Market each (as their last compulsory phase counted them),
+    Red and Green trade without touching zones; without Green's Market the offer is refused."""
+    to(four, "Red", "advance")
+    to(four, "Green", "advance")
+    for name in ("Red", "Green"):
+        part = Participant.objects.get(game=four.game, kingdom=four.kingdoms[name])
+        part.table = {**part.table, "buildings": {**part.table["buildings"], "MARKET": 1}}
+        part.save()
+    trade = offer(four, "Red", "Green", {"wood": 1}, {"stone": 1})
+    assert trades.accept(four.campaign, four.gm, four.game, trade.pk, four.kingdoms["Green"]) \
+        == "Green accepts Red's trade: 1 wood for 1 stone (SNS-ECON-57)."
+    part = Participant.objects.get(game=four.game, kingdom=four.kingdoms["Green"])
+    part.table = {**part.table, "buildings": {"STOCKPILE": 1}}
+    part.save()
+    refused(lambda: offer(four, "Red", "Green", {"wood": 1}, {}),
+            "Players trade when both have an operational Market or their kingdom zones touch "
+            "(SNS-ECON-57).")
