@@ -114,7 +114,7 @@ def test_sns_econ_51_training_is_paid_first_and_capped_by_growth(avalon: Avalon,
 def test_sns_econ_3_a_spend_beyond_the_stockpile_is_refused(avalon: Avalon, game: Game) -> None:
     """SNS-ECON-3: 5 gold cannot be paid from 0."""
     refused(lambda: table.book_line(avalon.campaign, avalon.gm, game, avalon.red, "gold", -5,
-                                    "SNS-ECON-58", "buy at the Market"),
+                                    "SNS-ECON-57", "buy at the Market"),
             "buy at the Market: you need 5 more gold first; resources are paid before anything "
             "is placed (SNS-ECON-3).")
 
@@ -142,7 +142,7 @@ def test_sns_stat_18_the_result_puts_the_stockpile_away_with_peak_gold(avalon: A
                                                                        game: Game) -> None:
     """SNS-STAT-18, SNS-ECON-2: 7 gold gained, 4 spent, 2 gained: peak 7 goes into Red's
     report; every balance is back to 0; the campaign's points are untouched."""
-    for amount, rule in ((7, "SNS-ECON-29"), (-4, "SNS-ECON-58"), (2, "SNS-ECON-29")):
+    for amount, rule in ((7, "SNS-ECON-29"), (-4, "SNS-ECON-57"), (2, "SNS-ECON-29")):
         table.book_line(avalon.campaign, avalon.gm, game, avalon.red, "gold", amount, rule, "")
     sns.record_result(avalon.campaign, avalon.gm, game, "win", {})
     assert stock(avalon, avalon.red) == dict.fromkeys(SIX, 0)

@@ -69,9 +69,9 @@ def test_sns_econ_11_twenty_turns_at_the_table_through_the_forms(avalon: Avalon,
                 act(kingdom, "train", {"unit": "VILLAGER", "count": "1"})
                 mine["food"] -= 1
             if turn % 5 == 0:
-                act(kingdom, "line", {"resource": "gold", "amount": "-3", "rule": "SNS-ECON-58",
+                act(kingdom, "line", {"resource": "gold", "amount": "-3", "rule": "SNS-ECON-57",
                                       "reason": "buy wood"})
-                act(kingdom, "line", {"resource": "wood", "amount": "1", "rule": "SNS-ECON-58",
+                act(kingdom, "line", {"resource": "wood", "amount": "1", "rule": "SNS-ECON-57",
                                       "reason": "bought wood"})
                 mine["gold"] -= 3
                 mine["wood"] += 1

@@ -64,8 +64,8 @@ TYPED_RULES: Mapping[str, str] = {
     "SNS-EVT-1": "an event",
     "SNS-ECON-53": "a foundation the catalogue does not have",
     "SNS-ECON-56": "an upgrade the catalogue does not have",
-    "SNS-ECON-58": "market trade",
-    "SNS-ECON-59": "trade with a player",
+    "SNS-ECON-57": "trade at the Market or Tavern",
+    "SNS-ECON-58": "a demolition's refund",
     "SNS-STATE-2": "a spell",
     "SNS-ECON-3": "other (GM's correction)",
 }
