@@ -62,12 +62,18 @@ test: test-deps system-test-deps
 	$(BIN)/ruff check .
 	DEBUG=1 $(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
-## Print the benchmark figures: every script in bench/, each explained at its top.
+## Print the benchmark figures: every script in bench/ but the server's (bench-serve), each
+## explained at its top.
 bench: deps
 	DEBUG=1 $(BIN)/python bench/map_page.py
 	DEBUG=1 $(BIN)/python bench/mk_year.py
 	DEBUG=1 $(BIN)/python bench/simple_battles.py
 	DEBUG=1 $(BIN)/python bench/sheets.py
+	DEBUG=1 $(BIN)/python bench/sns_campaign.py
+	DEBUG=1 $(BIN)/python bench/sns_turn.py
+	DEBUG=1 $(BIN)/python bench/wok_economy.py
+	DEBUG=1 $(BIN)/python bench/wok_battles.py
+	DEBUG=1 $(BIN)/python bench/ms_game.py
 
 ## The real server set-up (gunicorn, 2 workers, PostgreSQL on 127.0.0.1, DEBUG off): requests/s
 ## and answer times of the phone play page beside the sign-in page and a static file; then every
