@@ -52,7 +52,10 @@ def test_a_player_orders_and_the_gm_enters_a_result_on_a_phone(live_server: Any,
         page.locator(".summer-orders", has_text="Move to 0504").wait_for()
         assert page.url == play  # swapped in place by htmx
         assert "Blue to act." in page.locator("p.turn").inner_text()
-        fits_a_phone(page, buttons=False)  # nothing to tap while Blue gives its order
+        # Nothing to tap while Blue gives its order but taking the order back (issue 17).
+        assert "Red orders army #2 on" in page.locator("#outcome").inner_text()
+        assert page.locator("#phase button").all_inner_texts() == ["Take it back"]
+        fits_a_phone(page)
 
     browse(give_an_order)
     assert Order.objects.get().target.label == "0504"
