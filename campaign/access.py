@@ -6,7 +6,8 @@ Outsiders get a 404 (a campaign's existence is not revealed); members whose role
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -25,6 +26,9 @@ class Access:
     membership: Membership | None
     role: str
     kingdom: Kingdom | None
+    # Rows a page has already read this request, by name, for the rule system's hooks to reuse
+    # instead of reading them again: "kingdoms", the campaign's kingdoms (the overview).
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def is_gm(self) -> bool:

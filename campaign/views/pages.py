@@ -105,6 +105,7 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
         )
     )
     events = visible_events(access)[:8]
+    access.memo["kingdoms"] = kingdoms = list(kingdoms)
     context = {
         **tabs_context(access, "overview"),
         "kingdoms": kingdoms,

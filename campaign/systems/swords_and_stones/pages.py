@@ -55,7 +55,7 @@ def standings(st: SnsState) -> list[StandingRow]:
     """SNS-GC-5, SNS-PTS-2, SNS-GC-12: points, Territories by state, Titles and games played,
     most Victory Points first."""
     played = games_played(st.campaign)
-    points = balances(st.kingdoms.values(), (pts.VP, pts.VEN))
+    points = st.memo["points"] = balances(st.kingdoms.values(), (pts.VP, pts.VEN))
     entries = [pts.PointsEntry(k.name, cur, points[k.pk][cur], pts.GM_ADJUST)
                for k in st.kingdoms.values() for cur in (pts.VP, pts.VEN)]
     rows = pts.standings(st.state, entries, {k.name: played.get(k.pk, 0)
@@ -78,6 +78,7 @@ class SetupView:
     titles: list[tuple[str, str]]
     crate: list[CrateItem]
     editable: bool
+    spend_codes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -126,6 +127,10 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
     """The play page for one viewer: standings, whose turn, the open game and its set-ups,
     choices left open, points to spend, recent games to report on."""
     st = load(access.campaign)
+    # The latest games, read once: the last one is the services' (``blockers``, the turn).
+    games = list(Game.objects.filter(campaign=st.campaign).select_related(
+        "challenger", "defender").order_by("-number")[:recent])
+    st.memo["last_game"] = games[0] if games else None
     acting = _acting(access, list(st.kingdoms.values()))
     view = PlayView(st, access, standings(st), None, services.blockers(st))
     view.kingdoms_acting = acting
@@ -149,8 +154,6 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
         view.volunteers = [k for k in st.kingdoms.values() if k.pk != turn_kingdom.pk
                            and not k.data.get("eliminated")
                            and (not k.data.get("is_ai") or st.options.ai_can_hold_territory)]
-    games = list(Game.objects.filter(campaign=st.campaign).select_related(
-        "challenger", "defender").order_by("-number")[:recent])
     view.open_game = next((g for g in games if g.status != Game.Status.PLAYED), None)
     view.last_game = games[0] if games else None
     view.played = [g for g in games if g.status == Game.Status.PLAYED]
@@ -175,7 +178,7 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
             view.capital_for = owner
             view.capital_choices = _names(st, last.pending["capital_choices"])
     if access.is_player or access.is_gm:
-        view.spend_kingdoms = _spend_choices(st, acting)
+        view.spend_kingdoms = _spend_choices(st, acting, view.setups)
     if access.is_gm:
         for k in st.kingdoms.values():
             if st.map.owned_by(pid(k)) or k.pk not in st.kings:
@@ -188,25 +191,35 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
     return view
 
 
-def _spend_choices(st: SnsState, acting: Sequence[Kingdom]
+def _spend_choices(st: SnsState, acting: Sequence[Kingdom], setups: Sequence[SetupView]
                    ) -> list[tuple[Kingdom, dict[str, int], list[pts.SpendChoice], list[str]]]:
     """Each acting kingdom's balances, every option with whether it can be bought now, and
-    the options already bought for its next game."""
-    points = balances(acting, (pts.VP, pts.VEN))
-    entries = services.points_entries(st.campaign)
+    the options already bought for its next game (``services.spend_context``, from the rows
+    the page has read: the standings' balances, the open game's set-ups and their spends)."""
+    points = st.memo["points"]
+    # The ledger's VP and VEN of every kingdom, as services.points_entries reads them.
+    entries = tuple(pts.PointsEntry(k.name, cur, points[k.pk][cur], pts.GM_ADJUST)
+                    for k in st.kingdoms.values() for cur in (pts.VP, pts.VEN))
     waiting: dict[int, list[str]] = {}
     for kingdom_id, code in Spend.objects.filter(kingdom__in=list(acting),
                                                  game__isnull=True).values_list("kingdom_id",
                                                                                 "code"):
-        waiting.setdefault(kingdom_id, []).append(pts.SPEND_BY_CODE[code].name)
+        waiting.setdefault(kingdom_id, []).append(code)
+    open_game = services._open_game(st)
+    in_game = {s.part.kingdom_id: s.spend_codes for s in setups
+               if open_game is not None and s.part.game_id == open_game.pk}
     found = []
     for k in acting:
         if k.data.get("eliminated"):
             continue
-        _game, phase, contested, bought = services.spend_context(st, k)
+        game = open_game if k.pk in in_game else None
+        phase = services.spend_phase(game)
+        contested = game.territory if game is not None else None
+        bought = list(in_game[k.pk] if game is not None else waiting.get(k.pk, []))
         choices = list(pts.spend_choices(st.state, entries, pid(k), phase, contested, bought,
                                          st.options))
-        found.append((k, points[k.pk], choices, waiting.get(k.pk, [])))
+        found.append((k, points[k.pk], choices,
+                      [pts.SPEND_BY_CODE[c].name for c in waiting.get(k.pk, [])]))
     return found
 
 
@@ -215,6 +228,8 @@ def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom]) -> list[SetupVi
     spends: dict[int, list[str]] = {}
     for kingdom_id, code in Spend.objects.filter(game=game).values_list("kingdom_id", "code"):
         spends.setdefault(kingdom_id, []).append(code)
+    # The held crate items of every current King, read with the campaign (``load``).
+    crates: dict[int, list[CrateItem]] = st.memo["held_items"]
     found = []
     for part in parts:
         kingdom = part.kingdom
@@ -234,12 +249,12 @@ def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom]) -> list[SetupVi
         king = st.state.player(pid(kingdom)).king
         titles = [(c, tt.TITLE_BY_CODE[c].name) for c in tt.TITLE_BY_CODE
                   if king is not None and c in king.titles]
-        crate = list(CrateItem.objects.filter(king__kingdom=kingdom, king__current=True,
-                                              status=CrateItem.Status.HELD))
+        crate = crates.get(kingdom.pk, [])
         found.append(SetupView(part, slots, stock, problem,
                                [pts.SPEND_BY_CODE[c].name for c in spends.get(kingdom.pk, [])],
                                titles, crate,
-                               kingdom in acting and game.status == Game.Status.SETUP))
+                               kingdom in acting and game.status == Game.Status.SETUP,
+                               spends.get(kingdom.pk, [])))
     return found
 
 
@@ -277,7 +292,7 @@ def reigns(campaign: Campaign, kingdoms: Sequence[Kingdom] | None = None) -> dic
 def kingdom_view(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     """A kingdom's page: its King and past Kings with their Titles, its points, land by state
     and the supply lines its land offers for the next game."""
-    st = load(access.campaign)
+    st = load(access.campaign, kings=False)  # its King's Titles come with ``reigns``
     kingdom = st.kingdoms.get(kingdom.pk, kingdom)
     count = gc.holding_count(st.map, pid(kingdom), st.options)
     slots = gc.supply_slots(st.map, pid(kingdom), st.options)

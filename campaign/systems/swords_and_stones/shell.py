@@ -52,7 +52,7 @@ def play_context(access: Access) -> dict[str, Any]:
 
 
 def overview_context(access: Access) -> dict[str, Any]:
-    st = load(access.campaign)
+    st = load(access.campaign, read_kingdoms=access.memo.get("kingdoms"))
     return {"sns_rows": pages.standings(st), "sns_campaign": access.campaign}
 
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from django.db.models import F
+
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Tile
@@ -23,7 +25,6 @@ from campaign.systems.swords_and_stones.models import (
     Game,
     King,
     TerritoryRecord,
-    TitleAward,
 )
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import titles as tt
@@ -134,9 +135,13 @@ def build_map(campaign: Campaign, tiles: Sequence[Tile], options: gc.Options,
     return replace(cmap, names=names, holdings=holdings), by_territory
 
 
-def load(campaign: Campaign, *, lock: bool = False) -> SnsState:
+def load(campaign: Campaign, *, lock: bool = False, kings: bool = True,
+         read_kingdoms: Sequence[Kingdom] | None = None) -> SnsState:
     """The campaign as the rules see it; with ``lock`` the campaign row is locked first and
-    then the kingdoms by id (the documented locking order)."""
+    then the kingdoms by id (the documented locking order). A read may pass the campaign's
+    kingdoms its page has already read (any order), and one that looks only at the map
+    and the kingdoms may skip the Kings, their Titles and crate items (``kings=False``: the
+    players then have no King); each saves queries."""
     if lock:
         campaign = lock_campaign(campaign)
     options = options_of(campaign)
@@ -151,23 +156,35 @@ def load(campaign: Campaign, *, lock: bool = False) -> SnsState:
         kingdoms = {k.pk: k for k in sorted(kingdoms_by_pk.values(),
                                            key=lambda k: (k.order_position is None,
                                                           k.order_position or 0, k.pk))}
+    elif read_kingdoms is not None:
+        kingdoms = {k.pk: k for k in sorted(
+            read_kingdoms, key=lambda k: (k.order_position is None, k.order_position or 0,
+                                          k.pk))}
     else:
         kingdoms = {k.pk: k for k in kingdom_rows}
-    kings: dict[int, King] = {}
+    current: dict[int, King] = {}
     past: dict[int, list[King]] = {}
-    for king in King.objects.filter(campaign=campaign).order_by("kingdom_id", "reign"):
-        if king.current:
-            kings[king.kingdom_id] = king
-        else:
-            past.setdefault(king.kingdom_id, []).append(king)
     titles: dict[int, set[str]] = {}
-    for king_id, code in (TitleAward.objects
-                          .filter(king__campaign=campaign, king__current=True)
-                          .values_list("king_id", "code")):
-        titles.setdefault(king_id, set()).add(code)
     items: dict[int, list[tt.CrateItem]] = {}
-    for item in CrateItem.objects.filter(king__campaign=campaign, king__current=True,
-                                         status=CrateItem.Status.HELD).order_by("pk"):
+    holders: dict[int, int] = {}  # every current King's kingdom
+    # Every King with the code of each Title he holds in one query (a row per Title, or one
+    # row with none); only a current King's Titles count.
+    for king in (King.objects.filter(campaign=campaign)
+                 .annotate(title_code=F("titles__code"))
+                 .order_by("kingdom_id", "reign", "titles__pk") if kings else ()):
+        if king.current:
+            current.setdefault(king.kingdom_id, king)
+            holders[king.pk] = king.kingdom_id
+            if king.title_code is not None:
+                titles.setdefault(king.pk, set()).add(king.title_code)
+        elif not past.get(king.kingdom_id) or past[king.kingdom_id][-1].pk != king.pk:
+            past.setdefault(king.kingdom_id, []).append(king)
+    held: dict[int, list[CrateItem]] = {}
+    for item in (CrateItem.objects.filter(king__campaign=campaign, king__current=True,
+                                          status=CrateItem.Status.HELD).order_by("pk")
+                 if kings else ()):
+        if item.king_id in holders:
+            held.setdefault(holders[item.king_id], []).append(item)
         items.setdefault(item.king_id, []).append(
             tt.CrateItem(item.name, item.kind if item.kind in tt.CRATE_ITEM_KINDS else tt.GENERAL,
                          item.effect))
@@ -179,7 +196,7 @@ def load(campaign: Campaign, *, lock: bool = False) -> SnsState:
         cmap, by_territory = gc.CampaignMap((), {}, {}), {}
     players = []
     for k in kingdoms.values():
-        king = kings.get(k.pk)
+        king = current.get(k.pk)
         players.append(gc.Player(
             id=pid(k),
             name=k.name,
@@ -191,8 +208,9 @@ def load(campaign: Campaign, *, lock: bool = False) -> SnsState:
             capital_fortified=bool(k.data.get("capital_fortified", True)),
             eliminated=bool(k.data.get("eliminated", False)),
         ))
-    return SnsState(campaign, options, by_territory, kingdoms, kings, past,
-                    gc.CampaignState(cmap, tuple(players)), labels)
+    return SnsState(campaign, options, by_territory, kingdoms, current, past,
+                    gc.CampaignState(cmap, tuple(players)), labels,
+                    {"held_items": held} if kings else {})
 
 
 def write_changes(rec: Recorder, st: SnsState, changes: Iterable[gc.TerritoryChange],

@@ -75,7 +75,11 @@ def play_context(access: Access) -> dict[str, Any]:
 
 
 def overview_context(access: Access) -> dict[str, Any]:
-    return views.overview_context(access)
+    """The standings (WOK-WIN), read with the kingdoms the overview has already read."""
+    loaded = st.load(access.campaign, read_kingdoms=access.memo.get("kingdoms"))
+    if not loaded.started:
+        return {}
+    return {"wok_standings": views.standings(loaded), "target": loaded.options.ap_target}
 
 
 def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
