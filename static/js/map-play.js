@@ -235,6 +235,12 @@
     if (event.target === w) scrollBefore = [w.scrollLeft, w.scrollTop];
   }, true);
   document.addEventListener("hexkeep:refreshed", function () {
+    // A tile tapped while the page was being fetched again: its panel, not the old one.
+    var p = panel(), shown = p && p.querySelector("[data-tile-panel]");
+    var wanted = /\/map\/tiles\/([^/]+)\/$/.exec(location.pathname);
+    if (p && wanted && window.htmx && (!shown || encodeURIComponent(shown.getAttribute("data-tile-panel")) !== wanted[1])) {
+      htmx.ajax("GET", location.href, { source: p, target: p, swap: "innerHTML" });
+    }
     var kept = marked;
     redraw(scrollBefore);
     restoreSaid();

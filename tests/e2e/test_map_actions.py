@@ -5,7 +5,6 @@ and who is there as the fallback. axe-core checks each page as the test leaves i
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,17 +17,18 @@ from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import load_state
 from tests.conftest import add_member, make_campaign, make_user
 from tests.e2e.axe import assert_accessible
-from tests.e2e.conftest import shot
+from tests.e2e.conftest import SHOTS, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+GUIDE = SHOTS / "guide"
 
 
 def keep(page: Any, name: str) -> None:
-    """The map-first flow's pictures for the user guide (docs/img): one screen from the top of
-    the map, the tapped tile in sight, as a person sees it."""
-    DOCS_IMG.mkdir(parents=True, exist_ok=True)
+    """The map-first flow's pictures as the user guide shows them (docs/img holds copies of
+    these): one screen from the top of the map, the tapped tile in sight, as a person sees it.
+    Kept under test-output/e2e/guide/, so a test run leaves the documentation as it is."""
+    GUIDE.mkdir(parents=True, exist_ok=True)
     page.evaluate("""() => {
       const sel = document.querySelector('#map a.tile.sel');
       const wrap = document.getElementById('map');
@@ -40,7 +40,7 @@ def keep(page: Any, name: str) -> None:
       window.scrollTo(0, document.querySelector('.map-zoom').getBoundingClientRect().top
                          + window.scrollY - 8);
     }""")
-    page.screenshot(path=str(DOCS_IMG / name))
+    page.screenshot(path=str(GUIDE / name))
 
 
 def at_capital_step() -> dict[str, Any]:
@@ -223,13 +223,16 @@ def test_choosing_an_army_lights_its_destinations_and_moves_it(live_server: Any,
         move.wait_for()
         # Still lit while the player looks at where to go.
         assert page.locator("#map a.tile.dest").count() == len(legal)
+        page.evaluate("""() => document.addEventListener('hexkeep:refreshed',
+                                                         () => { window.__refreshed = true; })""")
         move.click()
         page.locator("#tile-did").wait_for()
         assert page.locator("#tile-did").inner_text().startswith(
             "Red orders army #1 on 0303: Move to 0203.")
         order = Order.objects.get(kingdom=built["red"])
         assert (order.kind, order.target.label) == ("move", "0203")
-        # The marsh is offered nowhere, and says why in the play page's words.
+        # The marsh is offered nowhere (once the page has followed the game: live.js).
+        page.wait_for_function("() => window.__refreshed === true", timeout=20000)
         page.locator('svg a.tile[data-tile="0304"]').click()
         page.locator("#tile-panel h2", has_text="Tile 0304").wait_for()
         assert page.get_by_role("button", name="Move army #1 here from 0303").count() == 0
