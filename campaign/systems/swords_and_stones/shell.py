@@ -52,7 +52,8 @@ def play_context(access: Access) -> dict[str, Any]:
 
 
 def overview_context(access: Access) -> dict[str, Any]:
-    st = load(access.campaign, read_kingdoms=access.memo.get("kingdoms"))
+    # The standings read the Kings' Titles, not their crate items (SNS-GC-5).
+    st = load(access.campaign, crates=False, read_kingdoms=access.memo.get("kingdoms"))
     return {"sns_rows": pages.standings(st), "sns_campaign": access.campaign}
 
 

@@ -135,13 +135,14 @@ def build_map(campaign: Campaign, tiles: Sequence[Tile], options: gc.Options,
     return replace(cmap, names=names, holdings=holdings), by_territory
 
 
-def load(campaign: Campaign, *, lock: bool = False, kings: bool = True,
+def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: bool = True,
          read_kingdoms: Sequence[Kingdom] | None = None) -> SnsState:
     """The campaign as the rules see it; with ``lock`` the campaign row is locked first and
     then the kingdoms by id (the documented locking order). A read may pass the campaign's
     kingdoms its page has already read (any order), and one that looks only at the map
     and the kingdoms may skip the Kings, their Titles and crate items (``kings=False``: the
-    players then have no King); each saves queries."""
+    players then have no King), or their crate items (``crates=False``: the Kings hold none);
+    each saves queries."""
     if lock:
         campaign = lock_campaign(campaign)
     options = options_of(campaign)
@@ -182,7 +183,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True,
     held: dict[int, list[CrateItem]] = {}
     for item in (CrateItem.objects.filter(king__campaign=campaign, king__current=True,
                                           status=CrateItem.Status.HELD).order_by("pk")
-                 if kings else ()):
+                 if kings and crates else ()):
         if item.king_id in holders:
             held.setdefault(holders[item.king_id], []).append(item)
         items.setdefault(item.king_id, []).append(
@@ -210,7 +211,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True,
         ))
     return SnsState(campaign, options, by_territory, kingdoms, current, past,
                     gc.CampaignState(cmap, tuple(players)), labels,
-                    {"held_items": held} if kings else {})
+                    {"held_items": held} if kings and crates else {})
 
 
 def write_changes(rec: Recorder, st: SnsState, changes: Iterable[gc.TerritoryChange],
