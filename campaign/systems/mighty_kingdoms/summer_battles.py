@@ -751,8 +751,7 @@ def empty_list_warning(names: list[str]) -> str:
         return ""
     have = "has" if len(names) == 1 else "have"
     return (f"{words.and_list(names)} {have} no unit on {'its' if len(names) == 1 else 'their'} "
-            "list: a Kings of War battle needs each army's list (MK-LAND-2, MK-SETUP-7). Write "
-            "it on the Armies page before the game.")
+            "list: a Kings of War battle needs each army's list (MK-LAND-2, MK-SETUP-7).")
 
 
 
