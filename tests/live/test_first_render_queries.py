@@ -27,8 +27,8 @@ ABOVE_TARGET = {
     ("wide-frontier", "play"): 20,
     ("wide-frontier", "kingdom"): 15,
     ("avalon-grand-campaign", "play"): 15,
-    ("avalon-grand-campaign", "kingdom"): 13,
-    ("avalon-grand-campaign", "overview"): 12,
+    ("avalon-grand-campaign", "kingdom"): 12,
+    ("avalon-grand-campaign", "overview"): 11,
 }
 
 
