@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from battles.models import Army, ArmyList, Battle, Unit, UnitStrengthEvent
+from battles.models import Army, ArmyList, Battle, Unit, UnitProfile, UnitStrengthEvent
 
 
 @admin.register(Army)
@@ -35,3 +35,12 @@ class UnitAdmin(admin.ModelAdmin):
 class UnitStrengthEventAdmin(admin.ModelAdmin):
     list_display = ("unit", "battle", "delta", "reason", "year", "month")
     raw_id_fields = ("unit", "battle", "event")
+
+
+@admin.register(UnitProfile)
+class UnitProfileAdmin(admin.ModelAdmin):
+    """A campaign's unit catalogue (battles.catalogue)."""
+
+    list_display = ("name", "campaign", "unit_type", "points", "base_us")
+    search_fields = ("name", "unit_type", "campaign__name")
+    raw_id_fields = ("campaign",)

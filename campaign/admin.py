@@ -28,11 +28,13 @@ from campaign.images import ImageRejected, process_crest, process_photo
 from campaign.models import (
     Campaign,
     CampaignNotifications,
+    ChronicleEntry,
     Event,
     Invitation,
     Kingdom,
     Map,
     Membership,
+    Note,
     NotificationPreference,
     Photo,
     PrintJob,
@@ -235,6 +237,27 @@ class EventAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(Note)
+class NoteAdmin(admin.ModelAdmin):
+    """A GM's notes on kingdoms and tiles; a GM-only note stays GM-only here (``shared``)."""
+
+    list_display = ("campaign", "kingdom", "tile", "shared", "author", "created_at")
+    list_filter = ("shared",)
+    search_fields = ("text", "campaign__name")
+    raw_id_fields = ("campaign", "kingdom", "tile", "author")
+
+
+@admin.register(ChronicleEntry)
+class ChronicleEntryAdmin(admin.ModelAdmin):
+    """The GM's chronicle entries. Their photos are read-only here: a photo goes through the
+    site's checks and re-encoding only on the entry's own page."""
+
+    list_display = ("campaign", "title", "author", "year", "season", "month", "created_at")
+    search_fields = ("title", "text", "campaign__name")
+    raw_id_fields = ("campaign", "author", "event")
+    readonly_fields = ("image", "thumbnail")
 
 
 @admin.register(PrintJob)
