@@ -83,7 +83,35 @@ REQUESTS: dict[tuple[str, str], Builder] = {
     ("photos", "post"): lambda w: (_slug(w), {"image": image_bytes(), "caption": "Turn 1"}),
     ("play", "get"): lambda w: (_slug(w), None),
     ("advance", "post"): lambda w: (_slug(w), {}),
+    # An action the panel does not offer and an action that is nobody's: every member reaches
+    # the view and is told why not (409); the refusals themselves are tested with the features.
+    ("tile_act", "post"): lambda w: (_slug(w) + ["0101"], {"action": "no-such-action"}),
+    ("take_back", "post"): lambda w: (_slug(w), {"seq": "999999"}),
+    ("entry_write", "get"): lambda w: (_slug(w), None),
+    ("entry_write", "post"): lambda w: (_slug(w), {"title": "Spring", "text": "Rain fell."}),
+    ("entry_edit", "get"): lambda w: (_slug(w) + [_entry(w)], None),
+    ("entry_edit", "post"): lambda w: (_slug(w) + [_entry(w)],
+                                       {"title": "Summer", "text": "The sun came out."}),
+    ("entry_remove", "post"): lambda w: (_slug(w) + [_entry(w)], {}),
+    ("kingdom_note_add", "post"): lambda w: (_slug(w) + [w.red.pk], {"text": "Watch the river"}),
+    ("tile_note_add", "post"): lambda w: (_slug(w) + ["0101"], {"text": "A hidden ford"}),
+    ("note_edit", "get"): lambda w: (_slug(w) + [_note(w)], None),
+    ("note_edit", "post"): lambda w: (_slug(w) + [_note(w)], {"text": "Two fords"}),
+    ("note_remove", "post"): lambda w: (_slug(w) + [_note(w)], {}),
 }
+
+
+def _entry(world: World) -> int:
+    from campaign import notes
+
+    return notes.add_entry(world.campaign, world.gm, title="Winter", text="Snow fell.").pk
+
+
+def _note(world: World) -> int:
+    from campaign import notes
+
+    return notes.add_note(world.campaign, world.gm, text="A ford", shared=False,
+                          kingdom=world.red).pk
 
 # (url name, method, lowest role). "owner" is the kingdom's own player (or a GM).
 TABLE: list[tuple[str, str, str]] = [
@@ -116,6 +144,18 @@ TABLE: list[tuple[str, str, str]] = [
     ("photos", "post", "player"),
     ("play", "get", "observer"),
     ("advance", "post", "gm"),
+    ("tile_act", "post", "observer"),
+    ("take_back", "post", "observer"),
+    ("entry_write", "get", "gm"),
+    ("entry_write", "post", "gm"),
+    ("entry_edit", "get", "gm"),
+    ("entry_edit", "post", "gm"),
+    ("entry_remove", "post", "gm"),
+    ("kingdom_note_add", "post", "gm"),
+    ("tile_note_add", "post", "gm"),
+    ("note_edit", "get", "gm"),
+    ("note_edit", "post", "gm"),
+    ("note_remove", "post", "gm"),
 ]
 
 # Where the answer for an allowed role is not the plain 200 (GET) or redirect (POST).
@@ -133,6 +173,9 @@ OVERRIDES: dict[tuple[str, str, str], int] = {
     # The GM may advance the phase, but setup waits for every kingdom's race first.
     ("advance", "post", "gm"): 409,
     ("advance", "post", "admin"): 409,
+    # Nothing to do there, nothing to take back: told why, nothing changed.
+    **{(name, "post", persona): 409 for name in ("tile_act", "take_back")
+       for persona in ("observer", "player", "other_player", "gm", "admin")},
     # The army pages' old address sends every member on to the system's own (a permanent move).
     **{("moved_armies", "get", persona): 301
        for persona in ("observer", "player", "other_player", "gm", "admin")},
