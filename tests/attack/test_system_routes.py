@@ -42,8 +42,9 @@ class SystemScene:
 
 ROUTES = system_routes()
 # Values for URL arguments other than the campaign: a kingdom's id, a game's number, an action
-# at the table.
-URL_ARGS = {"kingdom_id": "RED", "number": 1, "action": "farm"}
+# at the table, a trade's or a battle's id with the answer or step posted to it.
+URL_ARGS = {"kingdom_id": "RED", "number": 1, "action": "farm", "pk": 1, "answer": "accept",
+            "step": "commit"}
 
 
 def _args(pattern: str, scene: SystemScene) -> list[Any]:
