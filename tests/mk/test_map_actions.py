@@ -311,15 +311,16 @@ def test_mk_tile_panel_queries_do_not_grow_in_summer(scene: Scene,
 
 
 @pytest.fixture
-def clash(scene: Scene) -> Scene:
+def panel_clash(scene: Scene) -> Scene:
     """Red army #2 has marched into Blue's village 0504, where Blue army #1 stands."""
     Army.objects.filter(kingdom=scene.red, number=2).update(tile=scene.tile("0504"))
     scene.at("C")
     return scene
 
 
-def test_mk_bsel_fight_here_from_the_panel(clash: Scene, login: Callable[..., Client]) -> None:
-    scene = clash
+def test_mk_bsel_fight_here_from_the_panel(panel_clash: Scene,
+                                           login: Callable[..., Client]) -> None:
+    scene = panel_clash
     red, blue = scene.red, scene.blue
     found = map_actions.tile_actions(access_of(scene.campaign, red, Role.PLAYER),
                                      scene.tile("0504"))
@@ -335,11 +336,11 @@ def test_mk_bsel_fight_here_from_the_panel(clash: Scene, login: Callable[..., Cl
     assert "Red chooses to fight Blue at 0504" in text(response)
 
 
-def test_mk_result_5_retreat_here_from_the_panel(clash: Scene,
+def test_mk_result_5_retreat_here_from_the_panel(panel_clash: Scene,
                                                  login: Callable[..., Client]) -> None:
     from campaign.systems.mighty_kingdoms import summer
 
-    scene = clash
+    scene = panel_clash
     scene.set_tile("0505", controller=scene.blue, explored=True)
     battle = summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
     summer.enter_result(battle.pk, scene.gm, scene.campaign, result="win")
