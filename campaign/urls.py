@@ -63,7 +63,6 @@ campaign_patterns = [
     path("<slug:slug>/map/tiles/<str:label>/", maps.tile_panel, name="tile"),
     path("<slug:slug>/map/tiles/<str:label>/edit/", maps.tile_edit, name="tile_edit"),
     path("<slug:slug>/map/tiles/<str:label>/act/", maps.tile_act, name="tile_act"),
-    path("<slug:slug>/map/tiles/<str:label>/act/", maps.tile_act, name="tile_act"),
     path("<slug:slug>/play/", play.play, name="play"),
     path("<slug:slug>/play/advance/", play.advance, name="advance"),
     path("<slug:slug>/chronicle/", chronicle.chronicle, name="chronicle"),
