@@ -24,6 +24,7 @@ from campaign.systems.swords_and_stones.rules import holdings as hold
 from campaign.systems.swords_and_stones.state import SnsError, rules_check
 from campaign.systems.swords_and_stones.stockpile import econ_options, stockpile_of
 from campaign.systems.swords_and_stones.table import _at_table, _book
+from campaign.words import counted
 
 _check = rules_check
 
@@ -83,7 +84,7 @@ def harvest_site(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, si
         stock = stockpile_of(part.kingdom, state)
         _check(lambda: eco.check_operational(stock, result.lines, "harvest"))
         got = ", ".join(f"{line.amount} {line.resource}" for line in result.lines) or "nothing"
-        summary = (f"{part.kingdom.name}, turn {turn}: {len(dice)} dice at {site.label} "
+        summary = (f"{part.kingdom.name}, turn {turn}: {counted(len(dice), 'die')} at {site.label} "
                    f"({', '.join(map(str, dice))}) give {got} (SNS-ECON-22)")
         if result.events:
             table = "Forest" if site.kind == harvest.FOREST else "Outcrop"
