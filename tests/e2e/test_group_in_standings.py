@@ -141,7 +141,7 @@ def test_standings_are_a_table_with_whole_words_at_1280_px(live_server: Any, bro
     try:
         log_in(page, live_server.url, "viewer")
         page.goto(f"{live_server.url}/c/{slug}/")
-        table = page.locator("table.standings-table")
+        table = page.locator("table.standings-table").first  # the Kingdoms card's comes after
         heads = table.locator("thead th").all_inner_texts()
         assert heads == ["Kingdom", *LABELS[system]]
         assert table.locator("thead").is_visible()
@@ -154,3 +154,34 @@ def test_standings_are_a_table_with_whole_words_at_1280_px(live_server: Any, bro
         shot(page, f"group-in-standings-{system}-1280")
     finally:
         context.close()
+
+
+def test_the_overviews_kingdoms_card_fits_a_phone(live_server: Any, browser: Any) -> None:
+    """The overview's Kingdoms card hid Armies behind a sideways scroll at 390 px: each kingdom
+    is now a block with its player and figures labelled; at 1280 px it stays one row a kingdom."""
+    viewer = make_user("viewer")
+    slug = mighty_kingdoms(viewer)
+    card = "main .grid > section.span-2:has(table.standings-table)"
+    for viewport, name in ((PHONE, "390"), (WIDE, "1280")):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        try:
+            log_in(page, live_server.url, "viewer")
+            page.goto(f"{live_server.url}/c/{slug}/")
+            section = page.locator(card)
+            rows = section.locator("tbody tr")
+            assert rows.count() == 3
+            if name == "390":
+                fits_a_phone(page)
+                cells = section.evaluate(LABELLED)
+                assert [c[0] for c in cells[:4]] == ["Player", "Tiles", "Settlements", "Armies"]
+                assert all(on_screen for _, _, on_screen in cells)
+                assert all(drawn == f'"{label}" / ""' for label, drawn, _ in cells)
+            else:
+                tops = rows.first.evaluate(
+                    "r => [...r.children].map(c => Math.round(c.getBoundingClientRect().top))")
+                assert len(set(tops)) == 1
+            assert_accessible(page, card)
+            shot(page, f"overview-kingdoms-{name}")
+        finally:
+            context.close()
