@@ -26,14 +26,18 @@ from typing import Any
 from django.db import transaction
 
 from campaign.chronicle import Recorder
-from campaign.locking import lock_campaign, lock_kingdoms
 from campaign.models import Campaign, Kingdom, Visibility
 from campaign.systems.swords_and_stones.models import AutoBattle, Game, Participant
 from campaign.systems.swords_and_stones.rules import autoresolve as ar
 from campaign.systems.swords_and_stones.rules import economy as eco
 from campaign.systems.swords_and_stones.rules.catalogue import DEFAULT_CATALOGUE
 from campaign.systems.swords_and_stones.state import SnsError, rules_check
-from campaign.systems.swords_and_stones.stockpile import line_of, stock_balances
+from campaign.systems.swords_and_stones.stockpile import (
+    line_of,
+    lock_table,
+    open_seat,
+    stock_balances,
+)
 from campaign.words import and_list, counted
 from ledger.services import post
 
@@ -64,31 +68,6 @@ def units_text(units: Sequence[str]) -> str:
     return and_list(unit_words(c, n) for c, n in counts.items()) or "no units"
 
 
-def _locked(campaign: Campaign, game: Game, ids: Sequence[int]
-            ) -> tuple[Campaign, Game, dict[int, Kingdom]]:
-    locked = lock_campaign(campaign)
-    rows = lock_kingdoms(locked, ids)
-    if len(rows) != len(set(ids)):
-        raise SnsError("Both kingdoms must belong to this campaign.")
-    row = Game.objects.select_for_update().filter(campaign=locked, pk=game.pk).first()
-    if row is None:
-        raise SnsError("That game is not part of this campaign.")
-    if row.status != Game.Status.PLAYING:
-        raise SnsError(f"SNS-ECON-11: game {row.number} is not being played.")
-    return locked, row, rows
-
-
-def _seat(game: Game, kingdom: Kingdom) -> Participant:
-    part = (Participant.objects.select_for_update(of=("self",))
-            .filter(game=game, kingdom_id=kingdom.pk).first())
-    if part is None:
-        raise SnsError(f"{kingdom.name} does not play game {game.number}.")
-    if not part.table or part.table.get("closed"):
-        raise SnsError(f"SNS-ECON-10: {kingdom.name} has no Stockpile open in game "
-                       f"{game.number}.")
-    return part
-
-
 def _damned(part: Participant) -> bool:
     return part.faction == eco.DAMNED
 
@@ -117,9 +96,9 @@ def begin(campaign: Campaign, user: Any, game: Game, attacker: Kingdom, defender
         raise SnsError("SNS-AR-1: the attacker sends at least one unit.")
     _by(by, attacker, "sends the attacking army")
     with transaction.atomic():
-        locked, game, rows = _locked(campaign, game, [attacker.pk, defender.pk])
+        locked, game, rows = lock_table(campaign, game, [attacker.pk, defender.pk])
         attacker, defender = rows[attacker.pk], rows[defender.pk]
-        a_part, d_part = _seat(game, attacker), _seat(game, defender)
+        a_part, d_part = open_seat(game, attacker), open_seat(game, defender)
         for kingdom, part in ((attacker, a_part), (defender, d_part)):
             if part.table.get("phase") != eco.MOVE_COMBAT:
                 raise SnsError(f"SNS-AR-1: {kingdom.name} is in the "
@@ -214,11 +193,11 @@ def defences(campaign: Campaign, user: Any, game: Game, pk: int, defences: ar.De
     once."""
     ids = _kingdoms_of(campaign, game, pk)
     with transaction.atomic():
-        locked, game, rows = _locked(campaign, game, ids)
+        locked, game, rows = lock_table(campaign, game, ids)
         battle = _battle(game, pk, DEFENCES)
         attacker, defender = rows[battle.attacker_id], rows[battle.defender_id]
         _by(by, defender, "sets out its own defences")
-        d_part = _seat(game, defender)
+        d_part = open_seat(game, defender)
         damned = _damned(d_part)
         defences = ar.Defences(**{**defences.__dict__, "damned": damned})
         score = rules_check(lambda: ar.defence_score(defences))
@@ -255,11 +234,11 @@ def commit(campaign: Campaign, user: Any, game: Game, pk: int, unit: str,
     has nothing more to add, the winner is known (SNS-AR-2)."""
     ids = _kingdoms_of(campaign, game, pk)
     with transaction.atomic():
-        locked, game, rows = _locked(campaign, game, ids)
+        locked, game, rows = lock_table(campaign, game, ids)
         battle = _battle(game, pk, COMMIT)
         attacker, defender = rows[battle.attacker_id], rows[battle.defender_id]
         _by(by, defender, "commits its own units")
-        d_part = _seat(game, defender)
+        d_part = open_seat(game, defender)
         data = dict(battle.data)
         if unit not in _available(d_part, data["committed"]):
             raise SnsError(f"SNS-AR-1: {defender.name} has no {unit.lower()} left to commit.")
@@ -286,7 +265,7 @@ def buy_back(campaign: Campaign, user: Any, game: Game, pk: int, chosen: Sequenc
     is a choice too)."""
     ids = _kingdoms_of(campaign, game, pk)
     with transaction.atomic():
-        locked, game, rows = _locked(campaign, game, ids)
+        locked, game, rows = lock_table(campaign, game, ids)
         battle = _battle(game, pk, BUY_BACK)
         attacker, defender = rows[battle.attacker_id], rows[battle.defender_id]
         _by(by, attacker, "buys back its own units")
@@ -317,7 +296,7 @@ def survival(campaign: Campaign, user: Any, game: Game, pk: int,
     ``dice`` is None): 5+ comes home. Both kingdoms' unit counts change in this event."""
     ids = _kingdoms_of(campaign, game, pk)
     with transaction.atomic():
-        locked, game, rows = _locked(campaign, game, ids)
+        locked, game, rows = lock_table(campaign, game, ids)
         battle = _battle(game, pk, DICE)
         attacker, defender = rows[battle.attacker_id], rows[battle.defender_id]
         winner = attacker if battle.data["winner"] == ar.ATTACKER else defender
@@ -349,7 +328,7 @@ def _finish(rec: Recorder, game: Game, battle: AutoBattle, attacker: Kingdom,
         rec.roll("SNS-AR-2 survival", dice, source)
     home = list(data["bought"]) + list(ar.survivors(data["to_roll"], dice))
     won = data["winner"]
-    a_part, d_part = _seat(game, attacker), _seat(game, defender)
+    a_part, d_part = open_seat(game, attacker), open_seat(game, defender)
     sent, committed = Counter(data["sent"]), Counter(data["committed"])
     if won == ar.ATTACKER:
         a_lost, d_lost = sent - Counter(home), committed

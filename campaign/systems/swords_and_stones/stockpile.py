@@ -12,13 +12,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from campaign.chronicle import Recorder
-from campaign.models import Kingdom
+from campaign.locking import lock_campaign, lock_kingdoms
+from campaign.models import Campaign, Kingdom
 from campaign.systems.swords_and_stones.models import Game, Participant, Spend
 from campaign.systems.swords_and_stones.rules import economy as eco
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import holdings as hold
 from campaign.systems.swords_and_stones.rules import points as pts
-from campaign.systems.swords_and_stones.state import PointsLine, SnsState, pid, rules_check
+from campaign.systems.swords_and_stones.state import (
+    PointsLine,
+    SnsError,
+    SnsState,
+    pid,
+    rules_check,
+)
 from ledger.models import LedgerEntry
 from ledger.services import balances, post
 
@@ -129,3 +136,32 @@ def econ_options(campaign: Any, game: Game | None = None) -> eco.EconOptions:
     if map_type in dict(next(s for s in eco.ECON_OPTIONS if s.name == "map_type").choices):
         data["map_type"] = map_type
     return eco.EconOptions.from_dict(data)
+
+
+def lock_table(campaign: Campaign, game: Game, kingdom_ids: Sequence[int]
+               ) -> tuple[Campaign, Game, dict[int, Kingdom]]:
+    """What two kingdoms at one table (a trade, an auto-resolved battle) write under: the
+    campaign, then the kingdoms by id (the documented order), then the game, which must be
+    being played (SNS-ECON-11)."""
+    locked = lock_campaign(campaign)
+    rows = lock_kingdoms(locked, kingdom_ids)
+    if len(rows) != len(set(kingdom_ids)):
+        raise SnsError("Both kingdoms must belong to this campaign.")
+    row = Game.objects.select_for_update().filter(campaign=locked, pk=game.pk).first()
+    if row is None:
+        raise SnsError("That game is not part of this campaign.")
+    if row.status != Game.Status.PLAYING:
+        raise SnsError(f"SNS-ECON-11: game {row.number} is not being played.")
+    return locked, row, rows
+
+
+def open_seat(game: Game, kingdom: Kingdom) -> Participant:
+    """A kingdom's seat at the game, locked, with its Stockpile open (SNS-ECON-10)."""
+    part = (Participant.objects.select_for_update(of=("self",))
+            .filter(game=game, kingdom_id=kingdom.pk).first())
+    if part is None:
+        raise SnsError(f"{kingdom.name} does not play game {game.number}.")
+    if not part.table or part.table.get("closed"):
+        raise SnsError(f"SNS-ECON-10: {kingdom.name} has no Stockpile open in game "
+                       f"{game.number}.")
+    return part

@@ -17,13 +17,18 @@ from typing import Any
 from django.db import transaction
 
 from campaign.chronicle import Recorder
-from campaign.locking import lock_campaign, lock_kingdoms
 from campaign.models import Campaign, Kingdom, Visibility
 from campaign.systems.swords_and_stones.models import Game, Participant, Trade
 from campaign.systems.swords_and_stones.rules import econ_advance as adv
 from campaign.systems.swords_and_stones.rules import economy as eco
 from campaign.systems.swords_and_stones.state import SnsError, rules_check
-from campaign.systems.swords_and_stones.stockpile import RESOURCES, line_of, stock_balances
+from campaign.systems.swords_and_stones.stockpile import (
+    RESOURCES,
+    line_of,
+    lock_table,
+    open_seat,
+    stock_balances,
+)
 from ledger.services import post
 
 #: The most of one resource a single trade moves.
@@ -59,38 +64,12 @@ def _realm(part: Participant, have: Mapping[str, int]) -> adv.Kingdom:
                        besieged=bool(state.get("besieged", False)))
 
 
-def _seat(game: Game, kingdom: Kingdom) -> Participant:
-    part = (Participant.objects.select_for_update(of=("self",))
-            .filter(game=game, kingdom_id=kingdom.pk).first())
-    if part is None:
-        raise SnsError(f"{kingdom.name} does not play game {game.number}.")
-    if not part.table or part.table.get("closed"):
-        raise SnsError(f"SNS-ECON-10: {kingdom.name} has no Stockpile open in game "
-                       f"{game.number}.")
-    return part
-
-
 def _advance(part: Participant, kingdom: Kingdom) -> None:
     """SNS-ECON-57: resources are traded in the advance phase."""
     if part.table.get("phase") != eco.ADVANCE:
         raise SnsError(f"SNS-ECON-57: {kingdom.name} is in the "
                        f"{part.table.get('phase', '').replace('_', ' & ')} phase; players "
                        "trade in the advance phase.")
-
-
-def _locked(campaign: Campaign, game: Game, kingdoms: list[Kingdom]
-            ) -> tuple[Campaign, Game, dict[int, Kingdom]]:
-    """The campaign, then the kingdoms by id (the documented order), then the game."""
-    locked = lock_campaign(campaign)
-    rows = lock_kingdoms(locked, [k.pk for k in kingdoms])
-    if len(rows) != len({k.pk for k in kingdoms}):
-        raise SnsError("Both kingdoms must belong to this campaign.")
-    row = Game.objects.select_for_update().filter(campaign=locked, pk=game.pk).first()
-    if row is None:
-        raise SnsError("That game is not part of this campaign.")
-    if row.status != Game.Status.PLAYING:
-        raise SnsError(f"SNS-ECON-11: game {row.number} is not being played.")
-    return locked, row, rows
 
 
 def _lines(game: Game, offerer: Participant, receiver: Participant, trade: Trade,
@@ -114,9 +93,9 @@ def offer(campaign: Campaign, user: Any, game: Game, offerer: Kingdom, receiver:
     if offerer.pk == receiver.pk:
         raise SnsError("SNS-ECON-57: a kingdom trades with another player.")
     with transaction.atomic():
-        locked, game, rows = _locked(campaign, game, [offerer, receiver])
+        locked, game, rows = lock_table(campaign, game, [offerer.pk, receiver.pk])
         offerer, receiver = rows[offerer.pk], rows[receiver.pk]
-        mine, theirs = _seat(game, offerer), _seat(game, receiver)
+        mine, theirs = open_seat(game, offerer), open_seat(game, receiver)
         if not ransom:
             _advance(mine, offerer)
         trade = Trade(game=game, offerer=offerer, receiver=receiver, gives=gives, gets=gets,
@@ -159,12 +138,12 @@ def accept(campaign: Campaign, user: Any, game: Game, pk: int, by: Kingdom) -> s
     change in one event, or nothing does."""
     kingdoms = _trade_kingdoms(campaign, game, pk)
     with transaction.atomic():
-        locked, game, rows = _locked(campaign, game, kingdoms)
+        locked, game, rows = lock_table(campaign, game, [k.pk for k in kingdoms])
         trade = _open_trade(game, pk)
         if by.pk != trade.receiver_id:
             raise SnsError(f"SNS-ECON-57: only {trade.receiver.name} answers this offer.")
         offerer, receiver = rows[trade.offerer_id], rows[trade.receiver_id]
-        parts = {p.kingdom_id: p for p in (_seat(game, offerer), _seat(game, receiver))}
+        parts = {p.kingdom_id: p for p in (open_seat(game, offerer), open_seat(game, receiver))}
         if not trade.ransom:
             for kingdom in (offerer, receiver):
                 _advance(parts[kingdom.pk], kingdom)
@@ -197,7 +176,7 @@ def decline(campaign: Campaign, user: Any, game: Game, pk: int, by: Kingdom) -> 
     """SNS-ECON-57: the receiver says no (or the offerer takes the offer back): nothing moves."""
     kingdoms = _trade_kingdoms(campaign, game, pk)
     with transaction.atomic():
-        locked, game, rows = _locked(campaign, game, kingdoms)
+        locked, game, rows = lock_table(campaign, game, [k.pk for k in kingdoms])
         trade = _open_trade(game, pk)
         if by.pk == trade.receiver_id:
             status, verb = Trade.Status.DECLINED, "declines"
