@@ -58,10 +58,13 @@ def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
     # A player's own kingdom came with their access (the page a phone opens most).
     kingdom = (access.kingdom if access.kingdom is not None and access.kingdom.pk == kingdom_id
                else get_kingdom_for(access, kingdom_id))
-    tiles = list(
-        Tile.objects.filter(controller=kingdom)
-        .order_by("label").only("label", "terrain", "settlement", "map_id")
-    )
+    # Whole rows, kept in the request's memo with the kingdom's armies (read with their tiles
+    # when first used, by the page or by the system: the query set keeps what it read), so
+    # that a system's part of the page takes them from there instead of reading them again.
+    tiles = list(Tile.objects.filter(controller=kingdom).order_by("label"))
+    armies = kingdom.armies.select_related("tile").exclude(data__has_key="removed")
+    access.memo["kingdom_tiles"] = (kingdom.pk, tiles)
+    access.memo["kingdom_armies"] = (kingdom.pk, armies)
     counts = Counter(t.settlement for t in tiles if t.settlement)
     settlements = [{"settlement": kind, "n": counts[kind]} for kind in sorted(counts)]
     if access.membership is not None and kingdom.player_id == access.membership.pk:
@@ -71,7 +74,7 @@ def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
         "kingdom": kingdom,
         "tiles": tiles,
         "settlements": settlements,
-        "armies": kingdom.armies.select_related("tile").exclude(data__has_key="removed"),
+        "armies": armies,
         "can_edit": access.can_edit_kingdom(kingdom),
         "assign_form": AssignKingdomForm(campaign=access.campaign,
                                          initial={"player": kingdom.player_id})

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign import outcome
 from campaign.access import Access, get_campaign_for
-from campaign.models import Map, Role
+from campaign.models import Role
 from campaign.services import ServiceError
 from campaign.views.common import refuse, tabs_context
 
@@ -25,7 +25,8 @@ def render_play(request: HttpRequest, access: Access, *, fragment: bool = False,
         # A clock changed by hand in the admin: say what is wrong instead of failing.
         return refuse(request, f"{access.campaign.name} stands at a point {system.label} cannot "
                       f"be at: {problem}", status=409, context=tabs_context(access, "play"))
-    if system.map_required and not Map.objects.filter(campaign=access.campaign).exists():
+    # The map's row, read once here, is kept on the campaign for the system's context.
+    if system.map_required and not hasattr(access.campaign, "map"):
         return refuse(request, f"{access.campaign.name} has no map yet, and {system.label} is "
                       "played on one: " + ("make it in the map editor." if access.is_gm else
                                            "the GM makes it in the map editor."),

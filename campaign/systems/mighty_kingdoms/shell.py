@@ -53,11 +53,13 @@ def whose_turn(campaign: Campaign) -> list[int]:
 
 
 def play_context(access: Access) -> dict[str, Any]:
-    """What the play page shows: the phase, what blocks it, whose turn, the phase's own parts."""
-    state = load_state(access.campaign)
+    """What the play page shows: the phase, what blocks it, whose turn, the phase's own parts
+    (the kingdoms' races among them: their ``data`` comes with the kingdoms)."""
+    state = load_state(access.campaign, data=True)
     handler = phases.handler_for(state.campaign)
     # The viewer's kingdom is read along with whichever kingdom's tokens the page reads first.
     state.focus = {access.kingdom.pk} if access.kingdom is not None else set()
+    summer.read_page(state)
     turn = handler.turn(state) if handler.turn else None
     rows = None if access.is_gm else summer.PHONE_ROWS
     state.focus |= {turn} if turn else set()
@@ -132,9 +134,19 @@ def standings_context(campaign: Campaign) -> dict[str, Any]:
 
 def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     """A kingdom's page: its tokens and their orders in summer, its economy in winter (the
-    tokens and orders of this kingdom only, see ``MKState.read_tokens_of``)."""
+    tokens and orders of this kingdom only, see ``MKState.read_tokens_of``). The page's
+    core part read the kingdom's tiles and armies already (``access.memo``): they serve here
+    too."""
     state = load_state(access.campaign)
-    state.read_tokens_of([kingdom.pk])
+    known = access.memo.get("kingdom_tiles")
+    tiles = known[1] if known is not None and known[0] == kingdom.pk else None
+    if tiles is not None:
+        state.know_holdings(kingdom.pk, tiles)
+    known = access.memo.get("kingdom_armies")
+    armies = known[1] if known is not None and known[0] == kingdom.pk else None
+    # Any kingdom's ships in its cities come with its own (MK-RECALL-5: docked there).
+    state.read_tokens_of([kingdom.pk], armies,
+                         [t for t in tiles or () if t.settlement == mk.CITY])
     context: dict[str, Any] = {"mk_state": state}
     context.update(summer.kingdom_context(state, access, kingdom))
     context.update(winter.kingdom_context(state, access, kingdom))

@@ -211,6 +211,9 @@ KINGDOM_FIELDS = tuple(f.attname for f in Kingdom._meta.concrete_fields
                        if f.attname not in LATER_FIELDS)
 
 
+MAP_FIELDS = tuple(f.attname for f in Map._meta.concrete_fields)
+
+
 class KingdomRows(Mapping[int, Kingdom]):
     """The campaign's ``Kingdom`` rows by primary key, in the model's order, read in one query
     as plain values and made into model instances when first asked for (then kept, so a row
@@ -334,9 +337,12 @@ class MKState:
             self._every = self._read_tokens(Q(campaign_id=self.campaign.pk))
         return self._every
 
-    def _read_tokens(self, scope: Q, armies: bool = True) -> tuple[list[mk.Army], list[mk.Ship]]:
+    def _read_tokens(self, scope: Q, armies: bool = True,
+                     army_rows: Iterable[Army] | None = None,
+                     ) -> tuple[list[mk.Army], list[mk.Ship]]:
         """The armies and ships on the map within ``scope`` (two queries; one without
-        ``armies``): the campaign, some of its kingdoms or some tiles of its map, each named
+        ``armies``, or with ``army_rows``, the armies of that scope already read with their
+        tiles): the campaign, some of its kingdoms or some tiles of its map, each named
         alone so that the database looks the tokens up by that index. A pair's army and ship
         always share a kingdom and a tile, so a scope by kingdom or by tile has both."""
         where = Q(tile__isnull=False) & scope
@@ -346,9 +352,15 @@ class MKState:
         def by_kingdom(row: tuple[Any, ...]) -> tuple[int, int]:
             return rank.get(row[1], last), row[2]
 
-        army_values = sorted(Army.objects.filter(where).order_by().values_list(
-            "pk", "kingdom_id", "number", "on_side", "defending", "points", "is_allied",
-            *tile_fields), key=by_kingdom) if armies else []
+        if army_rows is not None:
+            army_values = sorted(((a.pk, a.kingdom_id, a.number, a.on_side, a.defending,
+                                   a.points, a.is_allied, a.tile_id, a.tile.label, a.tile.q,
+                                   a.tile.r) for a in army_rows if a.tile_id is not None),
+                                 key=by_kingdom)
+        else:
+            army_values = sorted(Army.objects.filter(where).order_by().values_list(
+                "pk", "kingdom_id", "number", "on_side", "defending", "points", "is_allied",
+                *tile_fields), key=by_kingdom) if armies else []
         ship_values = sorted(Ship.objects.filter(where).order_by().values_list(
             "pk", "kingdom_id", "number", "on_side", "paired_army_id", *tile_fields),
             key=by_kingdom)
@@ -384,14 +396,28 @@ class MKState:
         ships = self._by_kingdom("_ships_by", every[1]).get(kingdom_id, ())
         return list(armies), list(ships)
 
-    def read_tokens_of(self, kingdom_ids: Iterable[int]) -> None:
+    def read_tokens_of(self, kingdom_ids: Iterable[int],
+                       army_rows: Iterable[Army] | None = None,
+                       ships_on: Iterable[Tile] = ()) -> None:
         """Read the tokens of some kingdoms only (two queries): ``armies_of``, ``ships_of`` and
         ``movers_of`` then answer for them without reading every token. A service acting for
-        one kingdom calls this first; any other kingdom asked for reads every token."""
+        one kingdom calls this first; any other kingdom asked for reads every token.
+
+        ``army_rows`` are every army of these kingdoms still in play (not taken off for good:
+        those have no tile), already read with their tiles: then only the ships are read.
+        The ships of every kingdom on the tiles ``ships_on`` come in the same query (what
+        ``ships_at`` then answers for them, such as the ships docked in a kingdom's cities)."""
         wanted = sorted((set(kingdom_ids) | self.focus) - self._of_kingdom.keys())
         if not wanted or self._every is not None:
             return
-        armies, ships = self._read_tokens(Q(kingdom_id__in=wanted))
+        if army_rows is not None and wanted != sorted(set(kingdom_ids)):
+            army_rows = None
+        on = {t.pk: t.label for t in ships_on} if army_rows is not None else {}
+        scope = Q(kingdom_id__in=wanted) | Q(tile_id__in=sorted(on)) if on else Q(
+            kingdom_id__in=wanted)
+        armies, ships = self._read_tokens(scope, army_rows=army_rows)
+        for label in on.values():
+            self._ships_at[label] = [s for s in ships if s.tile == label]
         for pk in wanted:
             self._of_kingdom[pk] = ([a for a in armies if a.kingdom == pk],
                                     [s for s in ships if s.kingdom == pk])
@@ -516,6 +542,20 @@ class MKState:
             self._views[key] = (_build(self.map_row, recs, recs)
                                 if self.map_row.kind in OFFSET_GRIDS else self.map)
         return self._views[key]
+
+    def know_holdings(self, pk: int, tiles: Iterable[Tile]) -> None:
+        """Every tile kingdom ``pk`` controls, already read as whole rows: ``holdings_map([pk])``
+        answers from them without a query when its capital is among them (or it has none)."""
+        if (self._map is not None or self.map_row.kind not in OFFSET_GRIDS
+                or pk not in self.kingdom_rows):
+            return
+        tiles = list(tiles)
+        capital = self.kingdom_rows[pk].capital_tile_id
+        if capital is not None and capital not in {t.pk for t in tiles}:
+            return
+        recs = sorted((_rec(t) for t in tiles), key=lambda t: t.label)
+        self._remember(recs)
+        self._views[("holdings", (pk,), ())] = _build(self.map_row, recs, recs)
 
     def locate(self, labels: Iterable[str]) -> None:
         """Learn the positions of ``labels`` not seen yet (one query)."""
@@ -689,8 +729,10 @@ def build_map(campaign: Campaign, tiles: list[Tile]) -> mk.MapView:
     return IndexedMapView(tuple(states))
 
 
-def load_state(campaign: Campaign, *, lock: bool = False) -> MKState:
-    """The campaign's kingdoms (one query); tokens and the map are read when asked for.
+def load_state(campaign: Campaign, *, lock: bool = False, data: bool = False) -> MKState:
+    """The campaign's kingdoms and its map's row (one query); tokens and tiles are read when
+    asked for. With ``data``, every kingdom's ``data`` comes with them (what a page showing
+    each kingdom's race reads anyway, see ``KingdomRows.values_of``).
 
     Armies and ships come as plain rows, their models read when written (see ``TokenRows``):
     ``armies_of``/``ships_of``/``movers_of`` read one kingdom's, ``tokens_at`` those on some
@@ -698,7 +740,6 @@ def load_state(campaign: Campaign, *, lock: bool = False) -> MKState:
     and ``holdings_map``."""
     if lock:
         campaign = lock_campaign(campaign.pk)
-    map_row = campaign.map
     labels: dict[int, str] = {}
     positions: dict[str, tuple[int, int]] = {}
 
@@ -709,14 +750,27 @@ def load_state(campaign: Campaign, *, lock: bool = False) -> MKState:
                 positions[label] = (q, r)
 
     width = len(KINGDOM_FIELDS)
+    # The map's row comes along with each kingdom's (unless the campaign already holds it).
+    map_known = Campaign.map.is_cached(campaign)  # type: ignore[attr-defined]
+    map_fields = () if map_known else tuple(f"campaign__map__{name}" for name in MAP_FIELDS)
+    extra = ("data",) if data else ()
     kingdom_values = list(Kingdom.objects.filter(campaign=campaign).values_list(
         *KINGDOM_FIELDS, "start_tile__label", "start_tile__q", "start_tile__r",
-        "capital_tile__label", "capital_tile__q", "capital_tile__r"))
+        "capital_tile__label", "capital_tile__q", "capital_tile__r", *extra, *map_fields))
+    if map_known or not kingdom_values or kingdom_values[0][-len(MAP_FIELDS)] is None:
+        map_row = campaign.map  # read here when the campaign has no kingdom yet (or no map)
+    else:
+        map_row = Map.from_db(Map.objects.db, list(MAP_FIELDS),
+                              kingdom_values[0][-len(MAP_FIELDS):])
+        Campaign.map.related.set_cached_value(campaign, map_row)  # type: ignore[attr-defined]
     kingdom_rows = KingdomRows(row[:width] for row in kingdom_values)
+    if data:
+        pk_at = KINGDOM_FIELDS.index("id")
+        kingdom_rows._later["data"] = {row[pk_at]: row[width + 6] for row in kingdom_values}
     at = {name: n for n, name in enumerate(KINGDOM_FIELDS)}
     for row in kingdom_values:
         seen(row[at["start_tile_id"]], *row[width:width + 3])
-        seen(row[at["capital_tile_id"]], *row[width + 3:])
+        seen(row[at["capital_tile_id"]], *row[width + 3:width + 6])
     kingdoms = {
         row[at["id"]]: mk.Kingdom(row[at["id"]], row[at["name"]],
                                   labels.get(row[at["start_tile_id"]], ""),

@@ -23,6 +23,7 @@ from campaign.systems.mighty_kingdoms.summer_battles import (
     choose_battle,
     choose_retreats,
     enter_result,
+    read_battle_tiles,
 )
 from campaign.systems.mighty_kingdoms.summer_common import (
     PHONE_ROWS,
@@ -129,6 +130,14 @@ def _pairing(state: MKState, kingdom: Kingdom | None, tiles: mk.MapView) -> dict
     leave = [{"mover": m, "ship": m.ship} for m in state.movers_of(kingdom.pk)
              if m.kind == mk.PAIR and m.key not in ordered and mk.can_split(m, tiles)]
     return {"summer_board": board, "summer_leave": leave, "summer_pair_kingdom": kingdom}
+
+
+def read_page(state: MKState) -> None:
+    """Read at once what the play page of the battle step (C) shows of the map, before its
+    turn and its parts ask (see ``summer_battles.read_battle_tiles``)."""
+    campaign = state.campaign
+    if campaign.season == mk.SUMMER and campaign.phase == "C":
+        read_battle_tiles(state)
 
 
 def play_context(state: MKState, access: Any) -> dict[str, Any]:
@@ -283,8 +292,9 @@ def kingdom_context(state: MKState, access: Any, kingdom: Kingdom) -> dict[str, 
         "phase_name": mk.SUMMER_PHASE_NAMES.get(campaign.phase, ""),
         "month": campaign.month,
         "capital": capital,
+        # The capital tile comes with the kingdom's holdings (what its economy reads too).
         "capital_held": bool(info and info.capital_tile and mk.current_capital(
-            info, state.map_around([info.capital_tile], 0))),
+            info, state.holdings_map([kingdom.pk]))),
         "tokens": tokens,
         "own": own,
         "show_orders": show_orders,

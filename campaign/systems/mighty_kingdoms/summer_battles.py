@@ -85,8 +85,13 @@ def contested_labels(state: MKState) -> list[str]:
         pairs = {(m.tile, m.kingdom) for m in all_movers(state).values()}
     else:
         for model in (Army, Ship):
-            pairs |= set(model.objects.filter(campaign=state.campaign, tile__isnull=False)
-                         .order_by().values_list("tile__label", "kingdom_id").distinct())
+            # Each tile's place comes along (one row per tile and kingdom all the same).
+            for label, kingdom, pk, q, r in (
+                    model.objects.filter(campaign=state.campaign, tile__isnull=False).order_by()
+                    .values_list("tile__label", "kingdom_id", "tile_id", "tile__q", "tile__r")
+                    .distinct()):
+                pairs.add((label, kingdom))
+                state.learn(pk, label, q, r)
     count: dict[str, int] = {}
     for label, _ in pairs:
         count[label] = count.get(label, 0) + 1
@@ -753,6 +758,22 @@ def empty_list_warning(names: list[str]) -> str:
     return (f"{words.and_list(names)} {have} no unit on {'its' if len(names) == 1 else 'their'} "
             "list: a Kings of War battle needs each army's list (MK-LAND-2, MK-SETUP-7).")
 
+
+
+def read_battle_tiles(state: MKState) -> None:
+    """What the battle step's page reads of the map, at once and before anything asks:
+    the contested tiles and this month's battles' (MK-BSEL-5), the tiles around them and every
+    token on all of these (four queries with the battles', besides the contested tiles' two).
+    ``forces``, ``battle_turn`` and ``battle_context`` then read nothing more of them."""
+    cache = cache_of(state)
+    if "battle_tiles" in cache:
+        return
+    cache["battle_tiles"] = True
+    fought = [label_of(state, b.tile_id) for b in month_battles(state)]
+    centres = sorted({*contested_labels(state), *fought})
+    if centres:
+        around = state.map_around(centres)
+        state.tokens_at([*centres, *(t.label for t in around.tiles)])
 
 
 def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[str, Any]:

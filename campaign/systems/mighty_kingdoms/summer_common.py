@@ -207,9 +207,11 @@ def month_battles(state: MKState) -> list[Battle]:
         campaign = state.campaign
         battles = list(
             Battle.objects.filter(campaign=campaign, year=campaign.year, month=campaign.month)
-            .order_by("seq")
+            .select_related("tile").order_by("seq")
         ) if campaign.season == SUMMER and campaign.month else []
-        state.learn_labels(b.tile_id for b in battles)
+        for battle in battles:  # their tiles' labels and places, read with them
+            if battle.tile is not None:
+                state.learn(battle.tile_id, battle.tile.label, battle.tile.q, battle.tile.r)
         cache["battles"] = battles
     return cache["battles"]
 

@@ -243,7 +243,7 @@ def play_context(state: MKState, access: Access) -> dict[str, Any]:
         if sub == mk.SUB_TITHE:
             w.update(_tithe_context(state, actor, stocks, _listed(state, access)))
         else:
-            w.update(_buy_context(state, actor, _listed(state, access)))
+            w.update(_buy_context(state, actor, stocks, _listed(state, access)))
     elif key == ws.FEED:
         w.update(_feed_context(state, own, stocks, _listed(state, access)))
     elif key == ws.DEPLOY:
@@ -320,7 +320,7 @@ def _tithe_context(state: MKState, actor: Kingdom | None,
     return context
 
 
-def _buy_context(state: MKState, actor: Kingdom | None,
+def _buy_context(state: MKState, actor: Kingdom | None, stocks: dict[int, eco.Resources],
                  listed: list[int] | None) -> dict[str, Any]:
     purchases = ws.purchases_this_winter(state)
     rows = state.kingdom_rows
@@ -330,7 +330,7 @@ def _buy_context(state: MKState, actor: Kingdom | None,
         "bought_more": len(purchases) - len(shown),
     }
     if actor is not None:
-        stock = ws.stocks_of(state, [actor.pk])[actor.pk]
+        stock = stocks.get(actor.pk) or ws.stocks_of(state, [actor.pk])[actor.pk]
         winter = ws.kingdom_winter(state, actor.pk, stock, purchases)
         options = _options(state, winter)
         unfed_now = unfed_after(stock, len(winter.armies), None)
