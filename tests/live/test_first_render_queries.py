@@ -20,8 +20,8 @@ TARGET = 10
 
 # The pages above the target today, by campaign and page: the count each takes now.
 ABOVE_TARGET = {
-    ("ember-marches", "play"): 13,
-    ("wide-frontier", "play"): 14,
+    ("ember-marches", "play"): 12,
+    ("wide-frontier", "play"): 13,
     ("avalon-grand-campaign", "play"): 15,
     ("avalon-grand-campaign", "kingdom"): 12,
     ("avalon-grand-campaign", "overview"): 11,

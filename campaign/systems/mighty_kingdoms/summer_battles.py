@@ -84,14 +84,14 @@ def contested_labels(state: MKState) -> list[str]:
     if state.tokens_read:
         pairs = {(m.tile, m.kingdom) for m in all_movers(state).values()}
     else:
-        for model in (Army, Ship):
-            # Each tile's place comes along (one row per tile and kingdom all the same).
-            for label, kingdom, pk, q, r in (
-                    model.objects.filter(campaign=state.campaign, tile__isnull=False).order_by()
-                    .values_list("tile__label", "kingdom_id", "tile_id", "tile__q", "tile__r")
-                    .distinct()):
-                pairs.add((label, kingdom))
-                state.learn(pk, label, q, r)
+        # Armies' and ships' (tile, kingdom) pairs in one query (a union: each pair once),
+        # each tile's place along (one row per tile and kingdom all the same).
+        fields = ("tile__label", "kingdom_id", "tile_id", "tile__q", "tile__r")
+        armies, ships = (model.objects.filter(campaign=state.campaign, tile__isnull=False)
+                         .order_by().values_list(*fields) for model in (Army, Ship))
+        for label, kingdom, pk, q, r in armies.union(ships):
+            pairs.add((label, kingdom))
+            state.learn(pk, label, q, r)
     count: dict[str, int] = {}
     for label, _ in pairs:
         count[label] = count.get(label, 0) + 1
