@@ -25,8 +25,8 @@ def test_overview_counts_each_kingdoms_holdings(world: World) -> None:
                             tile=tiles[0])
     body = world.client("observer").get(world.campaign.get_absolute_url()).content.decode()
     rows = {
-        name: [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', row)]
-        for name, row in re.findall(r'>(\w+)</a></td>(.*?)</tr>', body, re.S)
+        name: [int(n) for n in re.findall(r'<td role="cell" class="num"[^>]*>(\d+)</td>', row)]
+        for name, row in re.findall(r'>(\w+)</a></th>(.*?)</tr>', body, re.S)
     }
     assert rows == {"Blue": [2, 2, 0], "Green": [0, 0, 0], "Red": [7, 3, 2]}
     text = error_text(world.client("observer").get(world.campaign.get_absolute_url()))
