@@ -109,7 +109,7 @@ def update_note(note: Note, user: Any, *, text: str, shared: bool) -> Note:
     text = _clean_text(text)
     with transaction.atomic():
         campaign = lock_campaign(note.campaign)
-        note = (Note.objects.select_for_update().select_related("kingdom", "tile")
+        note = (Note.objects.select_for_update(of=("self",)).select_related("kingdom", "tile")
                 .filter(pk=note.pk).first())
         if note is None:
             raise ServiceError("That note is no longer there.")
@@ -131,7 +131,7 @@ def update_note(note: Note, user: Any, *, text: str, shared: bool) -> Note:
 def remove_note(note: Note, user: Any) -> None:
     with transaction.atomic():
         campaign = lock_campaign(note.campaign)
-        note = (Note.objects.select_for_update().select_related("kingdom", "tile")
+        note = (Note.objects.select_for_update(of=("self",)).select_related("kingdom", "tile")
                 .filter(pk=note.pk).first())
         if note is None:
             raise ServiceError("That note is no longer there.")
