@@ -47,6 +47,16 @@ def _environment() -> None:
     os.environ.setdefault("DATABASE_URL", f"{PG}/{DB}")
 
 
+def analyze() -> None:
+    """Refresh PostgreSQL's statistics after loading or growing, as autovacuum does on a server
+    after so many new rows: planned on empty-table estimates, the latest events of a 16x
+    chronicle are sorted in full (39 ms) instead of read backwards from their index (0.05 ms)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
 def reference(repeat: int) -> float:
     """The sign-in page's median time (no query), measured in the same run: on a shared machine
     the pages' times are best read as multiples of it."""
@@ -129,6 +139,7 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         call_command("collectstatic", "--noinput", verbosity=0)
         load_demo(None)
+        analyze()
         print(f"PostgreSQL {connection.pg_version}, DEBUG off, median of {args.repeat} asks; "
               "rendered: page cache emptied before each ask; kept: answered by the page cache")
         print(f"{'size':>4} {'campaign':<24} {'page':<9} {'rendered ms':>11} {'queries':>7} "
@@ -140,6 +151,7 @@ def main() -> None:
                     sys.exit(f"Each size must be a multiple of the one before it: {size}")
                 for campaign in Campaign.objects.order_by("pk"):
                     grow(campaign, size // grown)
+                analyze()
                 grown = size
             print(f"{size:>3}x sign-in page (reference): {reference(args.repeat):.1f} ms",
                   flush=True)
