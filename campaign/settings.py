@@ -125,6 +125,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # Our {% url %} (campaign/templatetags/links.py) keeps each address once worked out.
+            "builtins": ["campaign.templatetags.links"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
