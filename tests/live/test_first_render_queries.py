@@ -22,9 +22,6 @@ TARGET = 10
 ABOVE_TARGET = {
     ("ember-marches", "play"): 12,
     ("wide-frontier", "play"): 13,
-    ("avalon-grand-campaign", "play"): 15,
-    ("avalon-grand-campaign", "kingdom"): 12,
-    ("avalon-grand-campaign", "overview"): 11,
 }
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
 
 from campaign.access import Access
 from campaign.models import Campaign, Kingdom, Tile
@@ -27,6 +27,7 @@ from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import points as pts
 from campaign.systems.swords_and_stones.rules import titles as tt
 from campaign.systems.swords_and_stones.state import PLACEMENT, SnsState, load, pid
+from ledger.models import Balance
 from ledger.services import balances
 
 
@@ -38,8 +39,56 @@ def clock_label(campaign: Campaign) -> str:
 
 def games_played(campaign: Campaign) -> dict[int, int]:
     """Games played per kingdom id, in one query (SNS-GC-5)."""
-    return dict(Participant.objects.filter(game__campaign=campaign, game__status="played")
-                .values("kingdom_id").annotate(n=Count("pk")).values_list("kingdom_id", "n"))
+    return dict(_played(campaign).values_list("kingdom_id", "n"))
+
+
+def _played(campaign: Campaign) -> QuerySet[Participant]:
+    return (Participant.objects.filter(game__campaign=campaign, game__status=Game.Status.PLAYED)
+            .order_by().values("kingdom_id").annotate(n=Count("pk")))
+
+
+Points = dict[int, dict[str, int]]
+
+
+def points_and_games(campaign: Campaign, kingdoms: Sequence[Kingdom]
+                     ) -> tuple[Points, dict[int, int]]:
+    """Each kingdom's Victory and Vengeance points (SNS-PTS-2, the ledger's balances, 0 where
+    nothing was booked) and games played (SNS-GC-5), in one query: the balances and the
+    counts as one list (a union)."""
+    points: Points = {k.pk: {pts.VP: 0, pts.VEN: 0} for k in kingdoms}
+    played: dict[int, int] = {}
+    balances_read = Balance.objects.filter(kingdom_id__in=list(points),
+                                           resource__in=(pts.VP, pts.VEN))
+    games = _played(campaign).annotate(resource=Value("")).values_list("kingdom_id", "resource",
+                                                                       "n")
+    for kingdom_id, resource, amount in balances_read.values_list(
+            "kingdom_id", "resource", "amount").union(games, all=True):
+        if resource:
+            points[kingdom_id][resource] = amount
+        else:
+            played[kingdom_id] = amount
+    return points, played
+
+
+def kingdoms_with_points(campaign: Campaign) -> list[Kingdom]:
+    """The campaign's kingdoms in seating order, each with its Victory and Vengeance points and
+    games played read in the same query (``figures_of`` gives them)."""
+    def amount(resource: str) -> Subquery:
+        return Subquery(Balance.objects.filter(kingdom=OuterRef("pk"), resource=resource)
+                        .values("amount"))
+
+    return list(Kingdom.objects.filter(campaign=campaign).order_by("order_position", "pk")
+                .annotate(sns_vp=amount(pts.VP), sns_ven=amount(pts.VEN),
+                          sns_played=Subquery(_played(campaign).filter(
+                              kingdom_id=OuterRef("pk")).values("n"))))
+
+
+def figures_of(kingdoms: Sequence[Kingdom]) -> tuple[Points, dict[int, int]]:
+    """What ``points_and_games`` reads, from kingdoms read by ``kingdoms_with_points``."""
+    return ({k.pk: {pts.VP: k.sns_vp or 0, pts.VEN: k.sns_ven or 0}  # type: ignore[attr-defined]
+             for k in kingdoms},
+            {k.pk: k.sns_played for k in kingdoms  # type: ignore[attr-defined]
+             if k.sns_played})  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -50,11 +99,14 @@ class StandingRow:
     is_ai: bool
 
 
-def standings(st: SnsState) -> list[StandingRow]:
+def standings(st: SnsState, figures: tuple[Points, dict[int, int]] | None = None
+              ) -> list[StandingRow]:
     """SNS-GC-5, SNS-PTS-2, SNS-GC-12: points, Territories by state, Titles and games played,
-    most Victory Points first."""
-    played = games_played(st.campaign)
-    points = st.memo["points"] = balances(st.kingdoms.values(), (pts.VP, pts.VEN))
+    most Victory Points first. ``figures`` are the kingdoms' points and games played when the
+    page has read them (``points_and_games``, ``figures_of``)."""
+    points, played = (figures if figures is not None
+                      else points_and_games(st.campaign, list(st.kingdoms.values())))
+    st.memo["points"] = points
     entries = [pts.PointsEntry(k.name, cur, points[k.pk][cur], pts.GM_ADJUST)
                for k in st.kingdoms.values() for cur in (pts.VP, pts.VEN)]
     rows = pts.standings(st.state, entries, {k.name: played.get(k.pk, 0)
@@ -125,13 +177,17 @@ def _names(st: SnsState, territories: Sequence[str]) -> list[tuple[str, str]]:
 def play_view(access: Access, recent: int = 6) -> PlayView:
     """The play page for one viewer: standings, whose turn, the open game and its set-ups,
     choices left open, points to spend, recent games to report on."""
-    st = load(access.campaign)
+    kingdoms = kingdoms_with_points(access.campaign)
+    st = load(access.campaign, read_kingdoms=kingdoms)
     # The latest games, read once: the last one is the services' (``blockers``, the turn).
     games = list(Game.objects.filter(campaign=st.campaign).select_related(
         "challenger", "defender").order_by("-number")[:recent])
+    for g in games:  # the holder before the game, one of the kingdoms just read
+        if g.before_owner_id in st.kingdoms:
+            g.before_owner = st.kingdoms[g.before_owner_id]
     st.memo["last_game"] = games[0] if games else None
     acting = _acting(access, list(st.kingdoms.values()))
-    view = PlayView(st, access, standings(st), None, services.blockers(st))
+    view = PlayView(st, access, standings(st, figures_of(kingdoms)), None, services.blockers(st))
     view.kingdoms_acting = acting
     view.map_free = access.is_gm and not any(h.owner for h in st.map.holdings.values())
     for k in acting:
@@ -156,8 +212,9 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
     view.open_game = next((g for g in games if g.status != Game.Status.PLAYED), None)
     view.last_game = games[0] if games else None
     view.played = [g for g in games if g.status == Game.Status.PLAYED]
+    spends = _spends(st, view.open_game, acting if access.is_player or access.is_gm else ())
     if view.open_game is not None:
-        view.setups = _setups(st, view.open_game, acting)
+        view.setups = _setups(st, view.open_game, acting, spends.get(view.open_game.pk, {}))
     last = view.last_game
     if last is not None and "compensation" in last.pending:
         offer = services.offer_of(last.pending)
@@ -177,7 +234,7 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
             view.capital_for = owner
             view.capital_choices = _names(st, last.pending["capital_choices"])
     if access.is_player or access.is_gm:
-        view.spend_kingdoms = _spend_choices(st, acting, view.setups)
+        view.spend_kingdoms = _spend_choices(st, acting, view.setups, spends.get(None, {}))
     if access.is_gm:
         for k in st.kingdoms.values():
             if st.map.owned_by(pid(k)) or k.pk not in st.kings:
@@ -190,20 +247,34 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
     return view
 
 
-def _spend_choices(st: SnsState, acting: Sequence[Kingdom], setups: Sequence[SetupView]
+def _spends(st: SnsState, open_game: Game | None, acting: Sequence[Kingdom]
+            ) -> dict[int | None, dict[int, list[str]]]:
+    """The codes of the spends the play page shows, in one query, by game id and kingdom id:
+    every kingdom's for the open game, and the acting kingdoms' bought for their next game
+    (under ``None``), in the order they were bought."""
+    wanted = Q(game__isnull=True, kingdom__in=list(acting))
+    if open_game is not None:
+        wanted |= Q(game=open_game)
+    found: dict[int | None, dict[int, list[str]]] = {}
+    if open_game is None and not acting:
+        return found
+    for game_id, kingdom_id, code in (Spend.objects.filter(wanted).order_by("pk")
+                                      .values_list("game_id", "kingdom_id", "code")):
+        found.setdefault(game_id, {}).setdefault(kingdom_id, []).append(code)
+    return found
+
+
+def _spend_choices(st: SnsState, acting: Sequence[Kingdom], setups: Sequence[SetupView],
+                   waiting: dict[int, list[str]]
                    ) -> list[tuple[Kingdom, dict[str, int], list[pts.SpendChoice], list[str]]]:
     """Each acting kingdom's balances, every option with whether it can be bought now, and
     the options already bought for its next game (``services.spend_context``, from the rows
-    the page has read: the standings' balances, the open game's set-ups and their spends)."""
+    the page has read: the standings' balances, the open game's set-ups and their spends, the
+    spends ``waiting`` for each acting kingdom's next game)."""
     points = st.memo["points"]
     # The ledger's VP and VEN of every kingdom, as services.points_entries reads them.
     entries = tuple(pts.PointsEntry(k.name, cur, points[k.pk][cur], pts.GM_ADJUST)
                     for k in st.kingdoms.values() for cur in (pts.VP, pts.VEN))
-    waiting: dict[int, list[str]] = {}
-    for kingdom_id, code in Spend.objects.filter(kingdom__in=list(acting),
-                                                 game__isnull=True).values_list("kingdom_id",
-                                                                                "code"):
-        waiting.setdefault(kingdom_id, []).append(code)
     open_game = services._open_game(st)
     in_game = {s.part.kingdom_id: s.spend_codes for s in setups
                if open_game is not None and s.part.game_id == open_game.pk}
@@ -222,11 +293,11 @@ def _spend_choices(st: SnsState, acting: Sequence[Kingdom], setups: Sequence[Set
     return found
 
 
-def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom]) -> list[SetupView]:
+def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom],
+            spends: dict[int, list[str]]) -> list[SetupView]:
+    """The open game's participants with their set-ups; ``spends`` are the codes each kingdom
+    bought for this game."""
     parts = list(game.participants.select_related("kingdom", "king", "declared_crate"))
-    spends: dict[int, list[str]] = {}
-    for kingdom_id, code in Spend.objects.filter(game=game).values_list("kingdom_id", "code"):
-        spends.setdefault(kingdom_id, []).append(code)
     # The held crate items of every current King, read with the campaign (``load``).
     crates: dict[int, list[CrateItem]] = st.memo["held_items"]
     found = []
@@ -267,25 +338,37 @@ class Reign:
 def reigns(campaign: Campaign, kingdoms: Sequence[Kingdom] | None = None) -> dict[int,
                                                                                  list[Reign]]:
     """SNS-KING-1, SNS-KING-3: every King of each kingdom, oldest first, with the Titles and
-    crate items of his reign (the honours roll); two queries (the Kings with a row per Title
-    they won, then the items)."""
+    crate items of his reign (the honours roll); one query: the Kings with a row per Title
+    they won and crate item they found (a King's few Titles times his few items)."""
     rows = King.objects.filter(campaign=campaign).select_related("died_in").annotate(
-        title_code=F("titles__code"), title_game=F("titles__game__number")).order_by(
-        "kingdom_id", "reign", "titles__pk")
+        title_pk=F("titles__pk"), title_code=F("titles__code"),
+        title_game=F("titles__game__number"), item_pk=F("crate_items__pk"),
+        item_name=F("crate_items__name"), item_kind=F("crate_items__kind"),
+        item_effect=F("crate_items__effect"), item_status=F("crate_items__status"),
+        item_game=F("crate_items__game_id"),
+    ).order_by("kingdom_id", "reign", "titles__pk", "crate_items__pk")
     if kingdoms is not None:
         rows = rows.filter(kingdom__in=list(kingdoms))
     kings: list[King] = []
     titles: dict[int, list[tuple[str, int | None]]] = {}
+    items: dict[int, list[CrateItem]] = {}
+    seen_titles: set[int] = set()
+    seen_items: set[int] = set()
     for king in rows:
         if not kings or kings[-1].pk != king.pk:
             kings.append(king)
-        if king.title_code is not None:  # type: ignore[attr-defined]
+        row: Any = king
+        if row.title_pk is not None and row.title_pk not in seen_titles:
+            seen_titles.add(row.title_pk)
             titles.setdefault(king.pk, []).append(
-                (tt.TITLE_BY_CODE[king.title_code].name,  # type: ignore[attr-defined]
-                 king.title_game))  # type: ignore[attr-defined]
-    items: dict[int, list[CrateItem]] = {}
-    for item in CrateItem.objects.filter(king__in=kings).order_by("pk"):
-        items.setdefault(item.king_id, []).append(item)
+                (tt.TITLE_BY_CODE[row.title_code].name, row.title_game))
+        if row.item_pk is not None and row.item_pk not in seen_items:
+            seen_items.add(row.item_pk)
+            items.setdefault(king.pk, []).append(CrateItem(
+                id=row.item_pk, king_id=king.pk, name=row.item_name, kind=row.item_kind,
+                effect=row.item_effect, status=row.item_status, game_id=row.item_game))
+    for found_items in items.values():
+        found_items.sort(key=lambda i: i.pk)
     found: dict[int, list[Reign]] = {}
     for king in kings:
         found.setdefault(king.kingdom_id, []).append(
@@ -296,7 +379,9 @@ def reigns(campaign: Campaign, kingdoms: Sequence[Kingdom] | None = None) -> dic
 def kingdom_view(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     """A kingdom's page: its King and past Kings with their Titles, its points, land by state
     and the supply lines its land offers for the next game."""
-    st = load(access.campaign, kings=False)  # its King's Titles come with ``reigns``
+    # Its King's Titles come with ``reigns``; its own land is all the page shows, so the
+    # other kingdoms are not read (their land counts as nobody's here).
+    st = load(access.campaign, kings=False, read_kingdoms=[kingdom])
     kingdom = st.kingdoms.get(kingdom.pk, kingdom)
     count = gc.holding_count(st.map, pid(kingdom), st.options)
     slots = gc.supply_slots(st.map, pid(kingdom), st.options)

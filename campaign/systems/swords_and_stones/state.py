@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from django.db.models import F
+from django.db.models import F, FilteredRelation, Q
 
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
@@ -81,7 +81,9 @@ class SnsState:
 
     campaign: Campaign
     options: gc.Options
-    tiles: dict[str, list[Tile]]
+    # Whole rows when loaded with ``lock`` (``write_changes`` updates them), else the tiles'
+    # ``TILE_COLUMNS`` as tuples.
+    tiles: dict[str, list[Any]]
     kingdoms: dict[int, Kingdom]
     kings: dict[int, King]
     past_kings: dict[int, list[King]]
@@ -104,35 +106,90 @@ class SnsState:
         return self.state.map.name(territory)
 
 
+# The columns of a tile the rules read, in this order: a read (``load`` without ``lock``) takes
+# them as plain tuples, without the tile's JSON columns and without a model instance each (a
+# 16x map has thousands of tiles); only a locked load, which writes, reads whole ``Tile`` rows.
+TILE_COLUMNS = ("q", "r", "label", "terrain", "settlement", "controller_id")
+_Q, _R, _LABEL, _TERRAIN, _SETTLEMENT, _CONTROLLER = range(len(TILE_COLUMNS))
+
+# A tile as a tuple that starts with its ``TILE_COLUMNS`` (a read's rows carry more after them).
+TileValues = tuple[Any, ...]
+
+
+def tile_values(tile: Tile) -> TileValues:
+    return (tile.q, tile.r, tile.label, tile.terrain, tile.settlement, tile.controller_id)
+
+
 def territory_of(tile: Tile, options: gc.Options) -> str:
     return tile.label if options.territory_granularity == gc.BY_SQUARE else tile.terrain
 
 
-def _holding(tile: Tile, names: Mapping[int, str]) -> gc.Holding:
-    state = tile.settlement if tile.settlement in gc.STATES else gc.UNCLAIMED
-    if state == gc.UNCLAIMED or tile.controller_id not in names:
+def _holding(row: TileValues, names: Mapping[int, str]) -> gc.Holding:
+    state = row[_SETTLEMENT] if row[_SETTLEMENT] in gc.STATES else gc.UNCLAIMED
+    controller = row[_CONTROLLER]
+    if state == gc.UNCLAIMED or controller not in names:
         return gc.FREE
-    return gc.Holding(state, names[tile.controller_id])
+    return gc.Holding(state, names[controller])
 
 
-def build_map(campaign: Campaign, tiles: Sequence[Tile], options: gc.Options,
-              labels: Mapping[str, str], names_by_pk: Mapping[int, str]
-              ) -> tuple[gc.CampaignMap, dict[str, list[Tile]]]:
-    """SNS-GC-9, SNS-GC-12: the Territories of the map's land tiles and their holdings."""
-    game_map = campaign.map
-    land = {(t.q, t.r): t.terrain for t in tiles if t.terrain != WATER}
-    cmap = gc.map_from_squares(game_map.width, game_map.height, land, options)
-    by_territory: dict[str, list[Tile]] = {}
-    for t in tiles:
-        if t.terrain != WATER:
-            by_territory.setdefault(territory_of(t, options), []).append(t)
+# Territories, borders and names of the maps read lately, keyed by everything they are worked
+# out from (below): a pure function's results kept for the next request. Any change to the
+# map's size, its land tiles' places, labels or map types, or the granularity option, makes a
+# new key, so nothing stale is ever served; holdings, which every challenge changes, are not
+# kept. At most _LAYOUTS_KEPT maps: when full, all are dropped.
+_LAYOUTS: dict[tuple[Any, ...], gc.CampaignMap] = {}
+_LAYOUTS_KEPT = 16
+
+
+def _layout(size: tuple[int, int], land: Sequence[TileValues], options: gc.Options,
+            labels: Mapping[str, str]) -> gc.CampaignMap:
+    """SNS-GC-9: the Territories of the land tiles (in map order), their borders and names,
+    every one unclaimed."""
+    key = (size, options.territory_granularity, tuple(sorted(labels.items())),
+           tuple((t[_Q], t[_R], t[_LABEL], t[_TERRAIN]) for t in land))
+    found = _LAYOUTS.get(key)
+    if found is not None:
+        return found
+    cmap = gc.map_from_squares(size[0], size[1], {(t[_Q], t[_R]): t[_TERRAIN] for t in land},
+                               options)
     if options.territory_granularity == gc.BY_SQUARE:
-        names = {tid: f"{tid} {labels.get(ts[0].terrain, ts[0].terrain)}"
-                 for tid, ts in by_territory.items()}
+        names = {}
+        for t in land:
+            names.setdefault(t[_LABEL], f"{t[_LABEL]} {labels.get(t[_TERRAIN], t[_TERRAIN])}")
     else:
-        names = {tid: labels.get(tid, tid) for tid in by_territory}
-    holdings = {tid: _holding(ts[0], names_by_pk) for tid, ts in by_territory.items()}
-    return replace(cmap, names=names, holdings=holdings), by_territory
+        names = {t[_TERRAIN]: labels.get(t[_TERRAIN], t[_TERRAIN]) for t in land}
+    cmap = replace(cmap, names=names)
+    if len(_LAYOUTS) >= _LAYOUTS_KEPT:
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = cmap
+    return cmap
+
+
+def build_map(size: tuple[int, int], rows: Sequence[TileValues], options: gc.Options,
+              labels: Mapping[str, str], names_by_pk: Mapping[int, str],
+              tiles: Sequence[Tile] | None = None
+              ) -> tuple[gc.CampaignMap, dict[str, list[Any]]]:
+    """SNS-GC-9, SNS-GC-12: the Territories of the map's land tiles and their holdings, from
+    the tiles' ``TILE_COLUMNS`` in map order; ``size`` is the map's width and height. Each
+    Territory lists its tiles: ``tiles`` (the rows' ``Tile`` instances, same order) when given,
+    else the rows."""
+    by_square = options.territory_granularity == gc.BY_SQUARE
+    key = _LABEL if by_square else _TERRAIN
+    land = []
+    by_territory: dict[str, list[Any]] = {}
+    first: dict[str, TileValues] = {}
+    for i, row in enumerate(rows):
+        if row[_TERRAIN] == WATER:
+            continue
+        land.append(row)
+        territory = row[key]
+        if territory not in first:
+            first[territory] = row
+            by_territory[territory] = []
+        by_territory[territory].append(tiles[i] if tiles is not None else row)
+    cmap = _layout(size, land, options, labels)
+    holdings = {tid: _holding(row, names_by_pk) for tid, row in first.items()}
+    return replace(cmap, holdings=holdings), by_territory
 
 
 def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: bool = True,
@@ -142,14 +199,26 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
     kingdoms its page has already read (any order), and one that looks only at the map
     and the kingdoms may skip the Kings, their Titles and crate items (``kings=False``: the
     players then have no King), or their crate items (``crates=False``: the Kings hold none);
-    each saves queries."""
+    each saves queries. The Kings come with their Titles and held crate items in one query."""
     if lock:
         campaign = lock_campaign(campaign)
     options = options_of(campaign)
-    tiles = list(Tile.objects.filter(map__campaign=campaign).select_related("map")
-                 .order_by("q", "r"))
-    if tiles:
-        campaign.map = tiles[0].map  # type: ignore[misc]
+    tiles: list[Tile] | None = None
+    rows: Sequence[TileValues]
+    size = (0, 0)
+    if lock:
+        tiles = list(Tile.objects.filter(map__campaign=campaign).select_related("map")
+                     .order_by("q", "r"))
+        rows = [tile_values(t) for t in tiles]
+        if tiles:
+            campaign.map = tiles[0].map  # type: ignore[misc]
+            size = (campaign.map.width, campaign.map.height)
+    else:
+        # Each row ends with the map's width and height, after the ``TILE_COLUMNS``.
+        rows = list(Tile.objects.filter(map__campaign=campaign).order_by("q", "r")
+                    .values_list(*TILE_COLUMNS, "map__width", "map__height"))
+        if rows:
+            size = (rows[0][6], rows[0][7])
     kingdom_rows = Kingdom.objects.filter(campaign=campaign).order_by("order_position", "pk")
     if lock:
         kingdom_rows = kingdom_rows.select_for_update(no_key=True)
@@ -167,32 +236,42 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
     past: dict[int, list[King]] = {}
     titles: dict[int, set[str]] = {}
     items: dict[int, list[tt.CrateItem]] = {}
-    holders: dict[int, int] = {}  # every current King's kingdom
-    # Every King with the code of each Title he holds in one query (a row per Title, or one
-    # row with none); only a current King's Titles count.
-    for king in (King.objects.filter(campaign=campaign)
-                 .annotate(title_code=F("titles__code"))
-                 .order_by("kingdom_id", "reign", "titles__pk") if kings else ()):
+    held: dict[int, list[CrateItem]] = {}
+    # Every King with the code of each Title he holds and, with ``crates``, each crate item he
+    # holds, in one query (a row per Title and item, or one row with neither); only a current
+    # King's Titles and items count.
+    king_rows = (King.objects.filter(campaign=campaign).annotate(title_code=F("titles__code"))
+                 .order_by("kingdom_id", "reign", "titles__pk"))
+    with_items = kings and crates
+    if with_items:
+        king_rows = king_rows.annotate(
+            held=FilteredRelation("crate_items",
+                                  condition=Q(crate_items__status=CrateItem.Status.HELD)),
+            item_pk=F("held__pk"), item_name=F("held__name"), item_kind=F("held__kind"),
+            item_effect=F("held__effect"), item_game=F("held__game_id"),
+        ).order_by("kingdom_id", "reign", "titles__pk", "held__pk")
+    seen_items: set[int] = set()
+    for king in (king_rows if kings else ()):
         if king.current:
             current.setdefault(king.kingdom_id, king)
-            holders[king.pk] = king.kingdom_id
             if king.title_code is not None:
                 titles.setdefault(king.pk, set()).add(king.title_code)
+            if with_items and king.item_pk is not None and king.item_pk not in seen_items:
+                seen_items.add(king.item_pk)
+                held.setdefault(king.kingdom_id, []).append(CrateItem(
+                    id=king.item_pk, king_id=king.pk, name=king.item_name, kind=king.item_kind,
+                    effect=king.item_effect, status=CrateItem.Status.HELD,
+                    game_id=king.item_game))
+                items.setdefault(king.pk, []).append(tt.CrateItem(
+                    king.item_name,
+                    king.item_kind if king.item_kind in tt.CRATE_ITEM_KINDS else tt.GENERAL,
+                    king.item_effect))
         elif not past.get(king.kingdom_id) or past[king.kingdom_id][-1].pk != king.pk:
             past.setdefault(king.kingdom_id, []).append(king)
-    held: dict[int, list[CrateItem]] = {}
-    for item in (CrateItem.objects.filter(king__campaign=campaign, king__current=True,
-                                          status=CrateItem.Status.HELD).order_by("pk")
-                 if kings and crates else ()):
-        if item.king_id in holders:
-            held.setdefault(holders[item.king_id], []).append(item)
-        items.setdefault(item.king_id, []).append(
-            tt.CrateItem(item.name, item.kind if item.kind in tt.CRATE_ITEM_KINDS else tt.GENERAL,
-                         item.effect))
     labels = {t.slug: t.label for t in campaign.system.terrains}
-    if tiles:
-        cmap, by_territory = build_map(campaign, tiles, options, labels,
-                                       {k.pk: k.name for k in kingdoms.values()})
+    if rows:
+        cmap, by_territory = build_map(size, rows, options, labels,
+                                       {k.pk: k.name for k in kingdoms.values()}, tiles)
     else:
         cmap, by_territory = gc.CampaignMap((), {}, {}), {}
     players = []

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from math import comb
 from typing import TYPE_CHECKING, Any
 
@@ -265,15 +266,26 @@ class CampaignMap:
     def name(self, territory: TerritoryId) -> str:
         return self.names.get(territory, territory)
 
+    @cached_property
+    def _by_owner(self) -> dict[PlayerId | None, tuple[TerritoryId, ...]]:
+        """Each holder's Territories in map order (unclaimed land under ``None``), found once
+        per map: a map never changes (``with_holdings`` makes a new one), and the standings
+        ask for every player's land."""
+        found: dict[PlayerId | None, list[TerritoryId]] = {}
+        for t in self.territories:
+            found.setdefault(self.holdings[t].owner, []).append(t)
+        return {owner: tuple(ts) for owner, ts in found.items()}
+
     def owned_by(self, player: PlayerId, *states: str) -> tuple[TerritoryId, ...]:
         """The player's Territories in map order, optionally only those in ``states``."""
-        return tuple(
-            t for t in self.territories
-            if self.holdings[t].owner == player and (not states or self.holdings[t].state in states)
-        )
+        mine = self._by_owner.get(player, ())
+        if not states:
+            return mine
+        return tuple(t for t in mine if self.holdings[t].state in states)
 
     def unclaimed(self) -> tuple[TerritoryId, ...]:
-        return tuple(t for t in self.territories if self.holdings[t].state == UNCLAIMED)
+        # Only unclaimed land has no owner (SNS-GC-12, ``Holding``).
+        return self._by_owner.get(None, ())
 
     def with_holdings(self, changes: Mapping[TerritoryId, Holding]) -> CampaignMap:
         for territory in changes:
