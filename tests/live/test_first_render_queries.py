@@ -20,8 +20,6 @@ TARGET = 10
 
 # The pages above the target today, by campaign and page: the count each takes now.
 ABOVE_TARGET = {
-    ("ember-marches", "play"): 12,
-    ("wide-frontier", "play"): 13,
 }
 
 

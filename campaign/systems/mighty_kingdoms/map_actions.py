@@ -45,7 +45,7 @@ SETTLE_NAMES = {"city": "City", "fortress": "Fortress", "village": "Village",
 
 
 def occupants(state: MKState, labels: Iterable[str]) -> dict[str, list[str]]:
-    """Who stands on each of ``labels``: "Aldmark army #1", "Ironmere ship #2" (two queries at
+    """Who stands on each of ``labels``: "Aldmark army #1", "Ironmere ship #2" (one query at
     most, none for tiles whose tokens the page read already)."""
     armies, ships = state.tokens_at(labels)
     rows = state.kingdom_rows

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, NamedTuple, TypeVar
 
-from django.db.models import Q
+from django.db.models import BooleanField, IntegerField, Q, Value
 
 from battles.models import Army
 from campaign.locking import lock_campaign
@@ -340,9 +340,9 @@ class MKState:
     def _read_tokens(self, scope: Q, armies: bool = True,
                      army_rows: Iterable[Army] | None = None,
                      ) -> tuple[list[mk.Army], list[mk.Ship]]:
-        """The armies and ships on the map within ``scope`` (two queries; one without
-        ``armies``, or with ``army_rows``, the armies of that scope already read with their
-        tiles): the campaign, some of its kingdoms or some tiles of its map, each named
+        """The armies and ships on the map within ``scope`` (one query, a union; the ships
+        alone without ``armies``, or with ``army_rows``, the armies of that scope already read
+        with their tiles): the campaign, some of its kingdoms or some tiles of its map, each named
         alone so that the database looks the tokens up by that index. A pair's army and ship
         always share a kingdom and a tile, so a scope by kingdom or by tile has both."""
         where = Q(tile__isnull=False) & scope
@@ -352,18 +352,20 @@ class MKState:
         def by_kingdom(row: tuple[Any, ...]) -> tuple[int, int]:
             return rank.get(row[1], last), row[2]
 
+        ship_fields = ("pk", "kingdom_id", "number", "on_side", "paired_army_id", *tile_fields)
         if army_rows is not None:
             army_values = sorted(((a.pk, a.kingdom_id, a.number, a.on_side, a.defending,
                                    a.points, a.is_allied, a.tile_id, a.tile.label, a.tile.q,
                                    a.tile.r) for a in army_rows if a.tile_id is not None),
                                  key=by_kingdom)
+        elif armies:
+            army_values, ships_read = _armies_and_ships(where)
+            army_values.sort(key=by_kingdom)
         else:
-            army_values = sorted(Army.objects.filter(where).order_by().values_list(
-                "pk", "kingdom_id", "number", "on_side", "defending", "points", "is_allied",
-                *tile_fields), key=by_kingdom) if armies else []
-        ship_values = sorted(Ship.objects.filter(where).order_by().values_list(
-            "pk", "kingdom_id", "number", "on_side", "paired_army_id", *tile_fields),
-            key=by_kingdom)
+            army_values = []
+        if army_rows is not None or not armies:
+            ships_read = list(Ship.objects.filter(where).order_by().values_list(*ship_fields))
+        ship_values = sorted(ships_read, key=by_kingdom)
         for row in army_values:
             self.learn(*row[7:])
         for row in ship_values:
@@ -399,7 +401,7 @@ class MKState:
     def read_tokens_of(self, kingdom_ids: Iterable[int],
                        army_rows: Iterable[Army] | None = None,
                        ships_on: Iterable[Tile] = ()) -> None:
-        """Read the tokens of some kingdoms only (two queries): ``armies_of``, ``ships_of`` and
+        """Read the tokens of some kingdoms only (one query): ``armies_of``, ``ships_of`` and
         ``movers_of`` then answer for them without reading every token. A service acting for
         one kingdom calls this first; any other kingdom asked for reads every token.
 
@@ -429,7 +431,7 @@ class MKState:
         return list(self._tokens_of(kingdom_id)[1])
 
     def tokens_at(self, labels: Iterable[str]) -> tuple[list[mk.Army], list[mk.Ship]]:
-        """The armies and ships of every kingdom standing on ``labels`` (two queries at most)."""
+        """The armies and ships of every kingdom standing on ``labels`` (one query at most)."""
         wanted = sorted({label for label in labels if label})
         if self._every is None:
             missing = [label for label in wanted if label not in self._at_tile]
@@ -498,12 +500,7 @@ class MKState:
             reach = radius + 1
             wanted = {(x, y) for q, r in spots for x in range(q - reach, q + reach + 1)
                       for y in range(r - reach, r + reach + 1)}
-            missing = wanted - self._read_spots
-            if missing:
-                found = _tiles_at(self.map_row.pk, missing)
-                self._remember(found)
-                self._tile_recs.update(((t.q, t.r), t) for t in found)
-                self._read_spots |= missing
+            self._read_positions(wanted)
             recs = sorted((self._tile_recs[p] for p in wanted if p in self._tile_recs),
                           key=lambda t: t.label)
             near = {(x, y) for q, r in spots for x in range(q - radius, q + radius + 1)
@@ -511,6 +508,32 @@ class MKState:
             inside = [t for t in recs if (t.q, t.r) in near]
             self._views[key] = _build(self.map_row, inside, recs)
         return self._views[key]
+
+    def read_around(self, radii: Mapping[str, int]) -> None:
+        """Read at once (one query at most) what ``map_around([label], radius)`` reads for each
+        label and its radius in ``radii``: later calls of ``map_around`` on these labels, with
+        these radii or less, read nothing more (and no call reads a tile twice). Nothing is
+        read once the whole map is, or on a map whose neighbours are not fixed offsets."""
+        if self._map is not None or self.map_row.kind not in OFFSET_GRIDS:
+            return
+        self.locate(radii)
+        wanted: set[tuple[int, int]] = set()
+        for label, radius in radii.items():
+            if label in self.positions:
+                q, r = self.positions[label]
+                reach = radius + 1
+                wanted.update((x, y) for x in range(q - reach, q + reach + 1)
+                              for y in range(r - reach, r + reach + 1))
+        self._read_positions(wanted)
+
+    def _read_positions(self, wanted: set[tuple[int, int]]) -> None:
+        """Read the tiles at the positions of ``wanted`` not asked for yet (one query)."""
+        missing = wanted - self._read_spots
+        if missing:
+            found = _tiles_at(self.map_row.pk, missing)
+            self._remember(found)
+            self._tile_recs.update(((t.q, t.r), t) for t in found)
+            self._read_spots |= missing
 
     def holdings_map(self, kingdoms: Iterable[int], extra: Iterable[str] = ()) -> mk.MapView:
         """The tiles ``kingdoms`` control, their capitals and the ``extra`` tiles (one query):
@@ -606,6 +629,32 @@ class MKState:
         if pk is None:
             return None
         return self.tile_rows.by_pk(pk)
+
+
+def _armies_and_ships(where: Q) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The armies and the ships within ``where`` in one query (a union of both tables, each
+    row marked with its table): the armies' rows as ``_read_tokens`` reads them (primary key,
+    kingdom, number, on its side, defending, points, allied, then the tile's primary key,
+    label and position), the ships' likewise (primary key, kingdom, number, on its side,
+    paired army, then the tile's). Columns one table lacks are blank in its rows."""
+    tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
+    armies = Army.objects.filter(where).order_by().values_list(
+        Value(0, output_field=IntegerField()), "pk", "kingdom_id", "number", "on_side",
+        "defending", "points", "is_allied", Value(None, output_field=IntegerField()),
+        *tile_fields)
+    ships = Ship.objects.filter(where).order_by().values_list(
+        Value(1, output_field=IntegerField()), "pk", "kingdom_id", "number", "on_side",
+        Value(False, output_field=BooleanField()), Value(0, output_field=IntegerField()),
+        Value(False, output_field=BooleanField()), "paired_army_id", *tile_fields)
+    army_values: list[tuple[Any, ...]] = []
+    ship_values: list[tuple[Any, ...]] = []
+    for kind, pk, kingdom, number, on_side, defending, points, allied, paired, *tile in (
+            armies.union(ships, all=True)):
+        if kind == 0:
+            army_values.append((pk, kingdom, number, on_side, defending, points, allied, *tile))
+        else:
+            ship_values.append((pk, kingdom, number, on_side, paired, *tile))
+    return army_values, ship_values
 
 
 def _tiles_at(map_id: int, positions: Iterable[tuple[int, int]]) -> list[TileRec]:

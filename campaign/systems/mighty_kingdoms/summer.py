@@ -134,10 +134,13 @@ def _pairing(state: MKState, kingdom: Kingdom | None, tiles: mk.MapView) -> dict
 
 def read_page(state: MKState) -> None:
     """Read at once what the play page of the battle step (C) shows of the map, before its
-    turn and its parts ask (see ``summer_battles.read_battle_tiles``)."""
+    turn and its parts ask (see ``summer_battles.read_battle_tiles``), and this month's orders
+    (one query): their counts, which decide whether a phone lists every order, come from them
+    (that step reads every token anyway, and a month has at most an order per token)."""
     campaign = state.campaign
     if campaign.season == mk.SUMMER and campaign.phase == "C":
         read_battle_tiles(state)
+        month_orders(state)
 
 
 def play_context(state: MKState, access: Any) -> dict[str, Any]:

@@ -761,19 +761,22 @@ def empty_list_warning(names: list[str]) -> str:
 
 
 def read_battle_tiles(state: MKState) -> None:
-    """What the battle step's page reads of the map, at once and before anything asks:
-    the contested tiles and this month's battles' (MK-BSEL-5), the tiles around them and every
-    token on all of these (four queries with the battles', besides the contested tiles' two).
-    ``forces``, ``battle_turn`` and ``battle_context`` then read nothing more of them."""
+    """What the battle step's page reads of the map, at once and before anything asks (three
+    queries): this month's battles with their tiles, every token on the map (armies and ships
+    in one query: where they stand decides which tiles are contested, MK-BSEL-5), and the tiles
+    the page describes: the contested tiles with their neighbours (each tile's edges), and
+    around each battle's tile the tiles a token may retreat or move on to, with theirs
+    (MK-RESULT-3/5). ``forces``, ``battle_turn`` and ``battle_context`` then read nothing more
+    of them."""
     cache = cache_of(state)
     if "battle_tiles" in cache:
         return
     cache["battle_tiles"] = True
     fought = [label_of(state, b.tile_id) for b in month_battles(state)]
-    centres = sorted({*contested_labels(state), *fought})
-    if centres:
-        around = state.map_around(centres)
-        state.tokens_at([*centres, *(t.label for t in around.tiles)])
+    all_movers(state)  # every token, before the contested tiles are counted from them
+    radii = dict.fromkeys(contested_labels(state), 0)
+    radii.update(dict.fromkeys(fought, 1))
+    state.read_around(radii)
 
 
 def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[str, Any]:
@@ -834,8 +837,8 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
         {entry["label"] for entry in contested} if kow_possible else set()))
     for entry in mine:
         for option in entry["options"]:
-            names = [n for k, n in empty.get(entry["label"], ()) if k in option["kingdoms"]]
-            option["empty"] = empty_list_warning(names) if option["kow"] else ""
+            warned = [n for k, n in empty.get(entry["label"], ()) if k in option["kingdoms"]]
+            option["empty"] = empty_list_warning(warned) if option["kow"] else ""
     battles = []
     for battle in month_battles(state):
         label = label_of(state, battle.tile_id)
