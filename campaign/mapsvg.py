@@ -165,9 +165,45 @@ class TileView:
     battle: bool = False  # a battle waits here: crossed swords on a disc
 
 
+# Any character ``_esc`` changes: most texts (tile labels, terrain names) hold none.
+_ESCAPED = re.compile(r"[&<>\"'\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# What ``quote(text, safe="")`` leaves as it is.
+_URL_PLAIN = re.compile(r"[A-Za-z0-9_.~-]*\Z")
+
+
+def tile_view(label: str, q: int, r: int, terrain: str, features: frozenset[str],
+              edges: Mapping[int | str, frozenset[str]], settlement: str,
+              controller_colour: str | None, controller_name: str, explored: bool,
+              is_start: bool, markers: tuple[Marker, ...], selected: bool,
+              shape: str) -> TileView:
+    """``TileView(label, q, r, ...)`` (no battle), made without the frozen dataclass's checks
+    field by field: a large map makes thousands (``mapview.load_map``)."""
+    view = _new_object(TileView)
+    _set_attribute(view, "__dict__", {
+        "label": label, "q": q, "r": r, "terrain": terrain, "features": features,
+        "edges": edges, "settlement": settlement, "controller_colour": controller_colour,
+        "controller_name": controller_name, "explored": explored, "is_start": is_start,
+        "markers": markers, "selected": selected, "shape": shape, "battle": False,
+    })
+    return view
+
+
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+
+
 def _esc(text: str) -> str:
     """Escape for XML text and attributes, dropping characters XML cannot carry at all."""
+    if _ESCAPED.search(text) is None:
+        return text
     return escape(_XML_INVALID.sub("", text))
+
+
+def _url_part(text: str) -> str:
+    """``text`` quoted as one part of a URL path (after dropping what XML cannot carry)."""
+    if _URL_PLAIN.match(text):
+        return text
+    return quote(_XML_INVALID.sub("", text), safe="")
 
 
 def safe_colour(value: object, fallback: str = FALLBACK_FILL) -> str:
@@ -790,6 +826,34 @@ def render_svg(
     bottom = half_h
     centres: dict[str, tuple[float, float]] = {}
 
+    # Strings that repeat from tile to tile, made once: numbers, colours, symbols, edge sets.
+    numbers: dict[float, str] = {}
+    controllers: dict[str, str] = {}
+    terrain_words: dict[str, str] = {}
+    symbols: dict[tuple[str, str], str] = {}
+    edge_blocks: dict[int, tuple[object, str]] = {}
+    ring_ref, start_use, selected_use = defs.ref("i"), f'<use {defs.ref("s")}/>', \
+        f'<use {defs.ref("q")}/>'
+    if tile_url is not None:
+        url_parts = [_esc(part) for part in tile_url.split("{label}")]
+    unexplored_fill = f'"/><use {tile_ref} fill="url(#{p}x)'
+
+    def grid_edges(edges: Mapping[int | str, frozenset[str]]) -> str:
+        """The edge strokes of a hex or square tile."""
+        slots: dict[tuple[int, str], list[int]] = {}
+        for d in sorted(k for k in edges if type(k) is int and 0 <= k < edge_count):
+            for slot in ordered(frozenset(edges[d])):
+                slots.setdefault(slot[::2], []).append(d)
+        out: list[str] = []
+        for (level, style), dirs in slots.items():
+            # A feature on every edge (mountains, forests, open sea) is one ring.
+            if len(dirs) == edge_count:
+                out.append(f"<use {defs.edge_ref(-1, level)}{style}/>")
+            else:
+                for d in dirs:
+                    out.append(f"<use {defs.edge_ref(d, level)}{style}/>")
+        return "".join(out)
+
     for t in tiles:
         if territory:
             if not grid.contains(t.label):
@@ -817,30 +881,44 @@ def render_svg(
             max_y = cy + bottom
 
         label = _esc(t.label)
-        fill, pale, ink = fill_for(t.terrain)
-        controller = safe_colour(t.controller_colour, "") if t.controller_colour else ""
-        tip = f"{t.label}, {t.terrain.replace('_', ' ')}"
+        terrain = t.terrain
+        fill, pale, ink = fills.get(terrain) or fill_for(terrain)
+        colour = t.controller_colour
+        if colour:
+            controller = controllers.get(colour)
+            if controller is None:
+                controller = controllers[colour] = safe_colour(colour, "")
+        else:
+            controller = ""
+        words = terrain_words.get(terrain)
+        if words is None:
+            words = terrain_words[terrain] = terrain.replace("_", " ")
+        tip = f"{t.label}, {words}"
         if t.controller_name:
             tip += f", {t.controller_name}"
         if t.settlement:
             tip += f", {t.settlement}"
         if not t.explored:
             tip += ", unexplored"
-        move = f' transform="translate({_n(cx)} {_n(cy)})"'
+        ncx = numbers.get(cx)
+        if ncx is None:
+            ncx = numbers[cx] = _n(cx)
+        ncy = numbers.get(cy)
+        if ncy is None:
+            ncy = numbers[cy] = _n(cy)
         if tile_url is not None:
-            href = _esc(tile_url.replace("{label}", quote(_XML_INVALID.sub("", t.label), safe="")))
-            body.append(f'<a href="{href}" data-tile="{label}" class="tile"{move}>')
+            href = _url_part(t.label).join(url_parts)
             close = "</a>"
+            body.append(f'<a href="{href}" data-tile="{label}" class="tile" transform="translate('
+                        f'{ncx} {ncy})"><title>{_esc(tip)}</title><use {tile_ref} fill="'
+                        f'{fill if t.explored else pale + unexplored_fill}"/>')
         else:
-            body.append(f'<g data-tile="{label}" class="tile"{move}>')
             close = "</g>"
-        body.append(f"<title>{_esc(tip)}</title>")
-        if t.explored:
-            body.append(f'<use {tile_ref} fill="{fill}"/>')
-        else:
-            body.append(f'<use {tile_ref} fill="{pale}"/><use {tile_ref} fill="url(#{p}x)"/>')
+            body.append(f'<g data-tile="{label}" class="tile" transform="translate('
+                        f'{ncx} {ncy})"><title>{_esc(tip)}</title><use {tile_ref} fill="'
+                        f'{fill if t.explored else pale + unexplored_fill}"/>')
         if controller:
-            body.append(f'<use {defs.ref("i")}{controller_attr(controller)}/>')
+            body.append(f"<use {ring_ref}{controller_attr(controller)}/>")
         if t.edges:
             if territory:
                 for key in sorted(k for k in t.edges if isinstance(k, str)):
@@ -860,22 +938,20 @@ def render_svg(
                             f'stroke-linecap="round"/>'
                         )
             else:
-                slots: dict[tuple[int, str], list[int]] = {}
-                for d in sorted(k for k in t.edges if type(k) is int and 0 <= k < edge_count):
-                    for slot in ordered(frozenset(t.edges[d])):
-                        slots.setdefault(slot[::2], []).append(d)
-                for (level, style), dirs in slots.items():
-                    # A feature on every edge (mountains, forests, open sea) is one ring.
-                    if len(dirs) == edge_count:
-                        body.append(f"<use {defs.edge_ref(-1, level)}{style}/>")
-                    else:
-                        for d in dirs:
-                            body.append(f"<use {defs.edge_ref(d, level)}{style}/>")
+                # Views often share one edges mapping (mapview.load_map): drawn once each.
+                kept = edge_blocks.get(id(t.edges))
+                if kept is None or kept[0] is not t.edges:
+                    kept = edge_blocks[id(t.edges)] = (t.edges, grid_edges(t.edges))
+                body.append(kept[1])
         if t.is_start:
-            body.append(f'<use {defs.ref("s")}/>')
+            body.append(start_use)
         if t.settlement:
-            shape = SHAPE_IDS.get(settlement_shape(t, settlement_shapes), "d")
-            body.append(f'<use {defs.ref(shape)} class="s{shape}"/>')
+            symbol = symbols.get((t.settlement, t.shape))
+            if symbol is None:
+                shape = SHAPE_IDS.get(settlement_shape(t, settlement_shapes), "d")
+                symbol = symbols[(t.settlement, t.shape)] = \
+                    f'<use {defs.ref(shape)} class="s{shape}"/>'
+            body.append(symbol)
         if t.markers:
             body.append(_marker_svg(t.markers, controller or None, lay, eco,
                                     styles=line_styles, room=room))
@@ -892,7 +968,7 @@ def render_svg(
             body.append(_battle_mark(lay.half_w * 0.58, -lay.half_h * 0.05,
                                      max(size * 0.17, lay.font * 0.75), eco))
         if t.selected:
-            body.append(f'<use {defs.ref("q")}/>')
+            body.append(selected_use)
         body.append(close)
 
     if not tiles:

@@ -6,8 +6,13 @@ the map, so the map page's cost grows only with the drawing itself.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
+
+from django.db.models import TextField
+from django.db.models.functions import Cast
 
 from campaign import mapsvg
 from campaign.models import Campaign, Kingdom, Map, Tile
@@ -16,8 +21,7 @@ from campaign.rules import geometry
 TILE_SIZE = 30.0
 
 
-@dataclass(frozen=True)
-class TileRow:
+class TileRow(NamedTuple):
     """What the map page needs of a tile besides its drawing."""
 
     label: str
@@ -31,13 +35,19 @@ class TileRow:
 class LoadedMap:
     """A campaign's map as the pages draw it. A campaign without a map yet (made in the admin,
     or imported without one) loads as an empty, unsaved map in its system's style:
-    ``exists`` is False."""
+    ``exists`` is False. ``adjacent`` holds the borders of each tile that has any (territory
+    maps)."""
 
     game_map: Map
     grid: geometry.Grid
-    tiles: list[TileRow]
     kingdoms: dict[int, Kingdom]
     views: list[mapsvg.TileView]
+    adjacent: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def tiles(self) -> list[TileRow]:
+        return [TileRow(v.label, v.q, v.r, v.terrain, list(self.adjacent.get(v.label, ())))
+                for v in self.views]
 
     @property
     def exists(self) -> bool:
@@ -45,16 +55,20 @@ class LoadedMap:
 
     def shown(self) -> "Shown":
         """What appears on the map, for its legend."""
+        views = self.views
         shown = Shown()
-        for view in self.views:
-            shown.terrains.add(view.terrain)
-            if view.settlement:
-                shown.settlements.add(view.settlement)
-            for features in view.edges.values():
+        shown.terrains = {view.terrain for view in views}
+        shown.settlements = {view.settlement for view in views if view.settlement}
+        # Views loaded together share their edges mappings (load_map): each looked at once.
+        edges = {id(view.edges): view.edges for view in views if view.edges}
+        for mapping in edges.values():
+            for features in mapping.values():
                 shown.edge_features.update(features)
-            shown.markers.update(m.kind for m in view.markers)
-            shown.start = shown.start or view.is_start
-            shown.unexplored = shown.unexplored or not view.explored
+        for view in views:
+            if view.markers:
+                shown.markers.update(m.kind for m in view.markers)
+        shown.start = any(view.is_start for view in views)
+        shown.unexplored = not all(view.explored for view in views)
         return shown
 
 
@@ -82,19 +96,22 @@ def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
     kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}
     capitals = {k.capital_tile_id for k in kingdoms.values() if k.capital_tile_id}
     # Plain rows, not model instances: building thousands of instances is the page's main cost.
+    # The JSON columns come as their text, decoded once per distinct text: most tiles share a
+    # handful of them ("[]", "{}", a coast on one side...).
     rows = [] if game_map.pk is None else list(
         Tile.objects.filter(map=game_map).values_list(
-            "id", "q", "r", "label", "terrain", "features", "edges", "adjacent", "settlement",
+            "id", "q", "r", "label", "terrain", Cast("features", TextField()),
+            Cast("edges", TextField()), Cast("adjacent", TextField()), "settlement",
             "controller_id", "explored", "is_start",
         )
     )
-    markers: dict[int, list[mapsvg.Marker]] = defaultdict(list)
+    found: dict[int, list[mapsvg.Marker]] = defaultdict(list)
     for army in Army.objects.filter(campaign=campaign, tile__isnull=False).only(
         "number", "kingdom_id", "tile_id", "on_side", "defending"
     ):
         kingdom = kingdoms[army.kingdom_id]
         side = " (on its side)" if army.on_side else ""
-        markers[army.tile_id].append(
+        found[army.tile_id].append(
             mapsvg.Marker(str(army.number), kingdom.colour, "army",
                           f"{kingdom.name} army {army.number}{side}", on_side=army.on_side,
                           defending=army.defending)
@@ -103,44 +120,46 @@ def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
     extra_markers = campaign.system.hook("map_markers")
     if extra_markers is not None:
         for tile_id, marker in extra_markers(campaign, kingdoms):
-            markers[tile_id].append(marker)
+            found[tile_id].append(marker)
+    markers = {pk: tuple(items) for pk, items in found.items()}
     views = []
-    tiles = []
     # Grids key edges by direction, territory maps by the neighbour's label.
     territory = game_map.kind == "territory"
     system = campaign.system
     shapes = {c.slug: system.settlement_shape(c.slug) for c in system.settlements}
+    feature_sets: dict[str, frozenset[str]] = {}
+    edge_maps: dict[str, dict[int | str, frozenset[str]]] = {}
+    owners = {pk: (k.colour, k.name) for pk, k in kingdoms.items()}
+    no_owner = (None, "")
+    view_of = mapsvg.tile_view
+    adjacency: dict[str, list[str]] = {}
     for (pk, q, r, label, terrain, features, edges, adjacent, settlement, controller_id,
          explored, is_start) in rows:
-        controller = kingdoms.get(controller_id) if controller_id else None
+        colour, name = owners.get(controller_id, no_owner) if controller_id else no_owner
         shape = shapes.get(settlement, "marker") if settlement else ""
-        if pk in capitals and settlement:
+        if settlement and pk in capitals:
             # A kingdom's capital shows the capital's star, whatever its settlement.
             settlement = mapsvg.CAPITAL
-        tiles.append(TileRow(label, q, r, terrain, adjacent))
-        views.append(
-            mapsvg.TileView(
-                label=label,
-                q=q,
-                r=r,
-                terrain=terrain,
-                features=frozenset(features),
-                edges=({d: frozenset(f) for d, f in edges.items()} if territory else
-                       {int(d): frozenset(f) for d, f in edges.items() if d.isdigit()}),
-                settlement=settlement,
-                controller_colour=controller.colour if controller else None,
-                controller_name=controller.name if controller else "",
-                explored=explored,
-                is_start=is_start,
-                markers=tuple(markers.get(pk, ())),
-                selected=label == selected,
-                shape=shape,
-            )
-        )
+        feature_set = feature_sets.get(features)
+        if feature_set is None:
+            feature_set = feature_sets[features] = frozenset(json.loads(features))
+        edge_map = edge_maps.get(edges)
+        if edge_map is None:
+            decoded = json.loads(edges)
+            edge_map = edge_maps[edges] = (
+                {d: frozenset(f) for d, f in decoded.items()} if territory else
+                {int(d): frozenset(f) for d, f in decoded.items() if d.isdigit()})
+        if adjacent != "[]":
+            adjacency[label] = json.loads(adjacent)
+        # Views with the same edges share one (read-only) mapping.
+        views.append(view_of(label, q, r, terrain, feature_set, edge_map, settlement, colour,
+                             name, explored, is_start, markers.get(pk, ()),
+                             label == selected, shape))
     from campaign.services import grid_for
 
-    grid = grid_for(game_map, tiles)
-    return LoadedMap(game_map, grid, tiles, kingdoms, views)
+    loaded = LoadedMap(game_map, None, kingdoms, views, adjacency)  # type: ignore[arg-type]
+    grid = grid_for(game_map, loaded.tiles if territory else ())
+    return replace(loaded, grid=grid)
 
 
 def render(campaign: Campaign, loaded: LoadedMap, *, tile_url: str | None, eco: bool = False,
