@@ -89,10 +89,14 @@ def blank_map(campaign: Campaign) -> Map:
                width=style.width, height=style.height)
 
 
-def load_map(campaign: Campaign, *, selected: str | None = None) -> LoadedMap:
+def load_map(campaign: Campaign, *, selected: str | None = None,
+             game_map: Map | None = None) -> LoadedMap:
+    """The campaign's map, with ``selected`` (a tile label) ringed. ``game_map``: its map row
+    (or ``blank_map``) when the caller has read it already."""
     from battles.models import Army
 
-    game_map = Map.objects.filter(campaign=campaign).first() or blank_map(campaign)
+    if game_map is None:
+        game_map = Map.objects.filter(campaign=campaign).first() or blank_map(campaign)
     kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}
     capitals = {k.capital_tile_id for k in kingdoms.values() if k.capital_tile_id}
     # Plain rows, not model instances: building thousands of instances is the page's main cost.

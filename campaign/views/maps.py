@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import resolve, reverse
@@ -17,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from campaign import mapsvg, mapview, services, tile_actions
 from campaign.access import Access, get_campaign_for, get_tile_for
 from campaign.forms import GenerateMapForm, TileForm
-from campaign.models import MapKind, Role, Tile
+from campaign.models import Event, Map, MapKind, Role, Tile
 from campaign.parsing import ParseError, parse_decimal, parse_id
 from campaign.views.common import refuse, tabs_context
 
@@ -144,16 +150,78 @@ def legend(campaign: Any, loaded: mapview.LoadedMap) -> list[tuple[str, str, str
     return items
 
 
-def _map_context(access: Access, selected: Tile | None, *, editing: bool = False) -> dict:
+@dataclass(frozen=True)
+class Drawing:
+    """The map as a page shows it: the SVG, the legend and the map's row (unsaved when the
+    campaign has none yet: ``exists`` False)."""
+
+    svg: str
+    legend: list[tuple[str, str, str]]
+    game_map: Map
+    exists: bool
+
+
+# Drawings kept in this worker's memory (``drawing``), newest last, with when each was made.
+_KEPT: OrderedDict[str, tuple[float, Drawing]] = OrderedDict()
+_KEPT_MOST = 8
+_KEPT_LOCK = threading.Lock()
+
+
+def drawing(access: Access, selected: str | None = None, *, eco: bool = False) -> Drawing:
+    """The campaign's map drawn for a page, with ``selected`` (a tile label) ringed.
+
+    Everything the drawing shows (tiles, their owners, kingdoms, armies, a system's counters,
+    the campaign's name) changes only in a service, and every service writes a chronicle
+    event; an undo writes one too. So, when ``settings.PAGE_CACHE`` is on (it trusts the same
+    rule for whole pages, campaign/live.py), the drawing without a selection is kept in this
+    worker's memory under the campaign (its id and creation time), the number of its latest
+    event, its name, slug and rule system and ``eco``, and is answered from there until a new
+    event is written, for any viewer (the map is the same for everyone). The latest event is
+    read with the map's row, in one query and before the tiles: a drawing is never older than
+    the number it is kept under. A change made outside the services (the admin) shows after
+    the next event, or once a kept drawing is older than the page cache's timeout. At most
+    ``_KEPT_MOST`` drawings are kept (the least recently used go); a drawing with a selection,
+    or of a campaign without a map, is never kept."""
     campaign = access.campaign
-    loaded = mapview.load_map(campaign, selected=selected.label if selected else None)
-    svg = mapview.render(campaign, loaded, tile_url=_tile_url(access))
+    key = game_map = None
+    if selected is None and getattr(settings, "PAGE_CACHE", False):
+        latest = Event.objects.filter(campaign=OuterRef("campaign")).order_by("-seq")
+        game_map = (Map.objects.filter(campaign=campaign)
+                    .annotate(latest_seq=Subquery(latest.values("seq")[:1])).first())
+        if game_map is None:
+            game_map = mapview.blank_map(campaign)
+        else:
+            key = "\x00".join(str(part) for part in (
+                campaign.pk, campaign.created_at.isoformat() if campaign.created_at else "",
+                game_map.pk, game_map.latest_seq or 0, campaign.name, campaign.slug,
+                campaign.rule_system, eco))
+            timeout = settings.CACHES.get("pages", {}).get("TIMEOUT", 300) or 0
+            with _KEPT_LOCK:
+                kept = _KEPT.get(key)
+                if kept is not None and time.monotonic() - kept[0] < timeout:
+                    _KEPT.move_to_end(key)
+                    made = kept[1]
+                    return Drawing(made.svg, list(made.legend), game_map, True)
+    loaded = mapview.load_map(campaign, selected=selected, game_map=game_map)
+    made = Drawing(mapview.render(campaign, loaded, tile_url=_tile_url(access), eco=eco),
+                   legend(campaign, loaded), loaded.game_map, loaded.exists)
+    if key is not None:
+        with _KEPT_LOCK:
+            _KEPT[key] = (time.monotonic(), made)
+            _KEPT.move_to_end(key)
+            while len(_KEPT) > _KEPT_MOST:
+                _KEPT.popitem(last=False)
+    return made
+
+
+def _map_context(access: Access, selected: Tile | None, *, editing: bool = False) -> dict:
+    drawn = drawing(access, selected.label if selected else None)
     return {
         **tabs_context(access, "map"),
-        "svg": svg,
-        "game_map": loaded.game_map,
-        "has_map": loaded.exists,
-        "legend": legend(campaign, loaded),
+        "svg": drawn.svg,
+        "game_map": drawn.game_map,
+        "has_map": drawn.exists,
+        "legend": drawn.legend,
         "editing": editing,
         **_panel_context(access, selected),
     }
@@ -273,11 +341,10 @@ def tile_edit(request: HttpRequest, slug: str, label: str) -> HttpResponse:
 def map_svg(request: HttpRequest, slug: str) -> HttpResponse:
     """The map alone (re-fetched by the page after an edit, and downloadable)."""
     access = get_campaign_for(request, slug)
-    loaded = mapview.load_map(access.campaign, selected=request.GET.get("tile"))
-    if not loaded.exists:
+    drawn = drawing(access, request.GET.get("tile"), eco=request.GET.get("eco") == "1")
+    if not drawn.exists:
         raise Http404("This campaign has no map yet.")
-    svg = mapview.render(access.campaign, loaded, tile_url=_tile_url(access),
-                         eco=request.GET.get("eco") == "1")
+    svg = drawn.svg
     if request.htmx:
         return HttpResponse(svg)
     response = HttpResponse(svg, content_type="image/svg+xml")

@@ -1,0 +1,128 @@
+"""The map's drawing kept between asks (campaign.views.maps.drawing): answered from memory while
+no event is written, drawn again after any change a service makes (and its undo), the same as
+a drawing made afresh, and never kept with a tile selected."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign import chronicle
+from campaign.models import Tile
+from campaign.views import maps
+from tests.campaign.conftest import World
+from tests.campaign.test_map_views import tile_segment
+from tests.conftest import MIGHTY_KINGDOMS
+
+SVG = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" viewBox=.*?</g></svg>', re.S)
+
+
+@pytest.fixture
+def kept(settings: Any) -> Any:
+    settings.PAGE_CACHE = True
+    maps._KEPT.clear()
+    yield settings
+    maps._KEPT.clear()
+    caches["pages"].clear()
+
+
+def ask(world: World, persona: str, url: str) -> tuple[str, list[str]]:
+    """The answer's body and the SQL it took, the whole-page cache emptied first."""
+    caches["pages"].clear()
+    client = world.client(persona)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode(), [q["sql"] for q in queries.captured_queries]
+
+
+def map_url(world: World) -> str:
+    return reverse("campaign:map", args=[world.campaign.slug])
+
+
+def drawn(body: str) -> str:
+    match = SVG.search(body)
+    assert match is not None
+    return match.group(0)
+
+
+def tile_reads(sql: list[str]) -> int:
+    return sum('FROM "campaign_tile"' in q for q in sql)
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_the_drawing_is_made_once_for_every_viewer_until_an_event(world: World,
+                                                                  kept: Any) -> None:
+    first, sql = ask(world, "player", map_url(world))
+    assert tile_reads(sql) == 1
+    again, sql = ask(world, "observer", map_url(world))
+    assert tile_reads(sql) == 0
+    assert drawn(again) == drawn(first)
+    # The legend comes with it.
+    assert again[again.index('<ul class="legend">'):] == first[first.index('<ul class="legend">'):]
+    # The same as a drawing made afresh.
+    kept.PAGE_CACHE = False
+    fresh, sql = ask(world, "observer", map_url(world))
+    assert tile_reads(sql) == 1
+    assert drawn(fresh) == drawn(first)
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_an_edit_and_its_undo_are_drawn_at_once(world: World, kept: Any) -> None:
+    before = tile_segment(drawn(ask(world, "player", map_url(world))[0]), "0203")
+    terrain = Tile.objects.get(map__campaign=world.campaign, label="0203").terrain
+    assert terrain != "mountains"
+    response = world.client("gm").post(reverse("campaign:map_paint", args=[world.campaign.slug]),
+                                       {"tile": "0203", "tool": "terrain",
+                                        "value": "mountains"})
+    assert response.status_code == 302
+    after = tile_segment(drawn(ask(world, "player", map_url(world))[0]), "0203")
+    assert "<title>0203, mountains" in after
+    assert after != before
+    chronicle.undo_latest(world.campaign, world.gm)
+    undone = tile_segment(drawn(ask(world, "player", map_url(world))[0]), "0203")
+    assert undone == before
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_a_kingdoms_new_colour_is_drawn_at_once(world: World, kept: Any) -> None:
+    from campaign import services
+
+    Tile.objects.filter(map__campaign=world.campaign, label="0101").update(controller=world.red)
+    ask(world, "player", map_url(world))
+    services.update_kingdom(world.red, world.gm, name="Red", colour="#123456")
+    body = drawn(ask(world, "player", map_url(world))[0])
+    assert "#123456" in tile_segment(body, "0101")
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_a_selected_tile_and_other_campaigns_are_never_answered_from_a_kept_drawing(
+        world: World, kept: Any) -> None:
+    plain = drawn(ask(world, "player", map_url(world))[0])
+    assert len(maps._KEPT) == 1
+    selected, sql = ask(world, "player", map_url(world) + "?tile=0203")
+    assert tile_reads(sql) >= 1
+    assert '<use href="#' in tile_segment(drawn(selected), "0203")
+    assert drawn(selected) != plain
+    assert len(maps._KEPT) == 1
+    elsewhere = world.client("admin")
+    caches["pages"].clear()
+    other = elsewhere.get(reverse("campaign:map", args=[world.elsewhere.slug])).content.decode()
+    assert drawn(other) != plain
+    assert len(maps._KEPT) == 2
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_the_svg_download_and_its_eco_print_are_kept_apart(world: World, kept: Any) -> None:
+    url = reverse("campaign:map_svg", args=[world.campaign.slug])
+    colour, _ = ask(world, "player", url)
+    eco, _ = ask(world, "player", url + "?eco=1")
+    assert colour != eco
+    assert ask(world, "player", url)[0] == colour
+    assert ask(world, "player", url + "?eco=1")[0] == eco
