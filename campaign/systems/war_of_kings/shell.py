@@ -10,6 +10,7 @@ from campaign.access import Access
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.systems.war_of_kings import services, views
 from campaign.systems.war_of_kings import state as st
+from campaign.systems.war_of_kings.fragments import standings_html
 from campaign.systems.war_of_kings.models import Army
 from campaign.systems.war_of_kings.rules import board as wb
 from campaign.systems.war_of_kings.rules.boards import hex_realm, patch
@@ -79,7 +80,10 @@ def overview_context(access: Access) -> dict[str, Any]:
     loaded = st.load(access.campaign, read_kingdoms=access.memo.get("kingdoms"))
     if not loaded.started:
         return {}
-    return {"wok_standings": views.standings(loaded), "target": loaded.options.ap_target}
+    rows = views.standings(loaded)
+    return {"wok_standings": rows,
+            "wok_standings_html": standings_html(rows, loaded.campaign.slug),
+            "target": loaded.options.ap_target}
 
 
 def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:

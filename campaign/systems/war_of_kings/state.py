@@ -15,10 +15,14 @@ of the action. So every action is "load, call a pure rule, apply", and undo rest
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
+
+from django.db.models import TextField
+from django.db.models.functions import Cast
 
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign, lock_kingdoms
@@ -137,6 +141,26 @@ def _holding(tile: Tile, kingdoms: Mapping[int, Kingdom],
                       data.get("raised_round"), int(data.get("raised", 0) or 0))
 
 
+def _read_tiles(campaign: Campaign) -> list[Any]:
+    """The campaign's tiles for a read, in id order, as plain rows with the attributes of
+    ``_TILE_FIELDS`` (and ``pk``): no model instances, and the three JSON columns read as their
+    text and decoded in one ``json.loads`` of the whole board, which is several times quicker
+    than decoding some two thousand small values one by one."""
+    rows = list(Tile.objects.filter(map__campaign=campaign).order_by("pk").annotate(
+        adjacent_text=Cast("adjacent", TextField()), edges_text=Cast("edges", TextField()),
+        data_text=Cast("data", TextField()),
+    ).values_list("id", "label", "name", "terrain", "settlement", "controller_id",
+                  "adjacent_text", "edges_text", "data_text", "explored", "q", "r"))
+    decoded = json.loads("[" + ",".join(
+        f"{a or 'null'},{e or 'null'},{d or 'null'}" for *_, a, e, d, _x, _q, _r in rows) + "]")
+    return [SimpleNamespace(pk=pk, id=pk, label=label, name=name, terrain=terrain,
+                            settlement=settlement, controller_id=controller_id,
+                            adjacent=decoded[3 * i], edges=decoded[3 * i + 1],
+                            data=decoded[3 * i + 2], explored=explored, q=q, r=r)
+            for i, (pk, label, name, terrain, settlement, controller_id, _a, _e, _d, explored,
+                    q, r) in enumerate(rows)]
+
+
 def army_id(number: int) -> str:
     return f"A{number}"
 
@@ -163,9 +187,7 @@ def load(campaign: Campaign, *, lock: bool = False,
         else:
             kingdom_rows = list(Kingdom.objects.filter(campaign=campaign)
                                 .order_by("order_position", "pk"))
-        # A read needs no model instances: plain rows are several times quicker to make.
-        tile_rows = [SimpleNamespace(pk=row["id"], **row) for row in Tile.objects.filter(
-            map__campaign=campaign).order_by("pk").values(*_TILE_FIELDS)]
+        tile_rows = _read_tiles(campaign)
         army_rows = list(Army.objects.filter(campaign=campaign).order_by("pk"))
     kingdoms = {k.pk: k for k in kingdom_rows}
     by_name = {k.name: k for k in kingdom_rows}

@@ -26,6 +26,7 @@ from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
 from campaign.systems.war_of_kings import battles, services
 from campaign.systems.war_of_kings import state as st
+from campaign.systems.war_of_kings.fragments import standings_html
 from campaign.systems.war_of_kings.reading import RESOURCE_NAMES, kingdom_economy, standings
 from campaign.systems.war_of_kings.rules import board as wb
 from campaign.systems.war_of_kings.rules import construction, economy
@@ -336,13 +337,15 @@ def play_context(access: Access) -> dict[str, Any]:
         return context
     run = campaign.state or {}
     order = turn_order(state) if state.seats else ()
+    rows = standings(loaded)
     context.update({
         "order": [loaded.by_name[k] for k in order],
         "lead": loaded.kingdom(state.lead),
         "active": loaded.kingdom(state.active),
         "my_turn": bool(access.kingdom and state.active == access.kingdom.name),
         "in_turn": state.phase in wb.TURN_PHASES,
-        "standings": standings(loaded),
+        "standings": rows,
+        "standings_html": standings_html(rows, campaign.slug),
         "winner": loaded.kingdoms.get(run.get("winner")) if run.get("winner") else None,
         "tied": [loaded.kingdoms[pk] for pk in run.get("tied", []) if pk in loaded.kingdoms],
         "gold_due": [(loaded.by_name[k], economy.gold_generation(state, k))
@@ -402,7 +405,9 @@ def overview_context(access: Access) -> dict[str, Any]:
     loaded = st.load(access.campaign)
     if not loaded.started:
         return {}
-    return {"wok_standings": standings(loaded), "target": loaded.options.ap_target}
+    rows = standings(loaded)
+    return {"wok_standings": rows, "wok_standings_html": standings_html(rows, loaded.campaign.slug),
+            "target": loaded.options.ap_target}
 
 
 def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:

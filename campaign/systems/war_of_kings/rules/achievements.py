@@ -44,8 +44,12 @@ HEAVILY_FORTIFIED = "Heavily Fortified"
 
 def settlement_ap(state: GameState, kingdom: str) -> int:
     """WOK-ACH-1: 1 / 2 / 3 AP for each village / town / city the kingdom controls, of any
-    culture (WOK-CULT-8)."""
-    return sum(state.lvl(code) for code in state.controlled(kingdom))
+    culture (WOK-CULT-8). Counted once per state."""
+    key = ("settlement_ap", kingdom)
+    if key not in state.memo:
+        holdings = state.holdings
+        state.memo[key] = sum(holdings[code].level for code in state.controlled(kingdom))
+    return state.memo[key]  # type: ignore[return-value]
 
 
 def foreign_settlements(state: GameState, kingdom: str) -> tuple[str, ...]:
@@ -71,11 +75,16 @@ class EmpireCheck:
 
 def empire_check(state: GameState, kingdom: str) -> EmpireCheck:
     """WOK-ACH-3, WOK-CAP-4, WOK-AMB-5: a city of any culture in the kingdom's own controlled
-    capital, and at least two foreign settlements with at least 3 levels between them."""
-    capital = state.capital(kingdom)
-    capital_city = state.ctrl(capital) == kingdom and state.lvl(capital) == CITY
-    foreign = foreign_settlements(state, kingdom)
-    return EmpireCheck(capital_city, len(foreign), sum(state.lvl(t) for t in foreign))
+    capital, and at least two foreign settlements with at least 3 levels between them. Checked
+    once per state."""
+    key = ("empire", kingdom)
+    if key not in state.memo:
+        capital = state.capital(kingdom)
+        capital_city = state.ctrl(capital) == kingdom and state.lvl(capital) == CITY
+        foreign = foreign_settlements(state, kingdom)
+        state.memo[key] = EmpireCheck(capital_city, len(foreign),
+                                      sum(state.lvl(t) for t in foreign))
+    return state.memo[key]  # type: ignore[return-value]
 
 
 def empire(state: GameState, kingdom: str) -> bool:
@@ -85,8 +94,12 @@ def empire(state: GameState, kingdom: str) -> bool:
 
 def fort_levels(state: GameState, kingdom: str) -> int:
     """``FortLevels(k)`` of WOK-ACH-4: walls 1, fortress 2, castle 3 over controlled
-    territories."""
-    return sum(state.fort(code) for code in state.controlled(kingdom))
+    territories (counted once per state)."""
+    key = ("fort_levels", kingdom)
+    if key not in state.memo:
+        holdings = state.holdings
+        state.memo[key] = sum(holdings[code].fort for code in state.controlled(kingdom))
+    return state.memo[key]  # type: ignore[return-value]
 
 
 def heavily_fortified(state: GameState, kingdom: str) -> bool:
@@ -137,13 +150,21 @@ def update_exclusive(holder: str | None, values: Mapping[str, int], threshold: i
 
 
 def merchant_values(state: GameState) -> dict[str, int]:
-    """WOK-ACH-5, WOK-AMB-2: the full gold generation of every active kingdom."""
-    return {k: gold_generation(state, k) for k in state.kingdoms}
+    """WOK-ACH-5, WOK-AMB-2: the full gold generation of every active kingdom (worked out once
+    per state; each caller gets its own copy)."""
+    key = ("merchant_values",)
+    if key not in state.memo:
+        state.memo[key] = {k: gold_generation(state, k) for k in state.kingdoms}
+    return dict(state.memo[key])  # type: ignore[call-overload]
 
 
 def warlord_values(state: GameState) -> dict[str, int]:
-    """WOK-ACH-6: territories controlled by every active kingdom."""
-    return {k: territory_count(state, k) for k in state.kingdoms}
+    """WOK-ACH-6: territories controlled by every active kingdom (worked out once per state;
+    each caller gets its own copy)."""
+    key = ("warlord_values",)
+    if key not in state.memo:
+        state.memo[key] = {k: territory_count(state, k) for k in state.kingdoms}
+    return dict(state.memo[key])  # type: ignore[call-overload]
 
 
 def strict_losses(state: GameState, holders: Holders, options: Options = DEFAULTS) -> Holders:

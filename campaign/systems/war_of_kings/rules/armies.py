@@ -91,8 +91,12 @@ def support(state: GameState, kingdom: str) -> SupportCheck:
     spare = global_slots(state, kingdom)
     covered_locally = 0
     choosable: list[str] = []
-    for code in state.map.codes:
-        here = [a.id for a in armies if a.territory == code]
+    # The armies by territory (in their order), the territories in map order.
+    by_code: dict[str, list[str]] = {}
+    for a in armies:
+        by_code.setdefault(a.territory, []).append(a.id)
+    for code in state.map.in_order(c for c in by_code if c in state.map):
+        here = by_code[code]
         slots = min(local.get(code, 0), len(here))
         covered_locally += slots
         choosable.extend(here[slots:])

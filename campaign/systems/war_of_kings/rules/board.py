@@ -359,9 +359,10 @@ class GameState:
     def armies_of(self, owner: str) -> tuple[Army, ...]:
         return tuple(a for a in self.armies if a.owner == owner)
 
-    @property
+    @cached_property
     def kingdoms(self) -> tuple[str, ...]:
-        """Players still in the game (not eliminated, not forfeited), in seating order."""
+        """Players still in the game (not eliminated, not forfeited), in seating order (read
+        once per state: states are never mutated)."""
         return tuple(k for k in self.seats
                      if k not in self.eliminated and k not in self.forfeited)
 

@@ -53,9 +53,13 @@ def road_linked(state: GameState, a: str, b: str) -> bool:
 
 def road_neighbours(state: GameState, code: str) -> tuple[str, ...]:
     """Territories one road step from ``code`` (WOK-ROAD-3: a road works as soon as it is
-    placed), in map order."""
-    return state.map.in_order(t for t in state.map.neighbours(code)
-                              if road_linked(state, code, t))
+    placed), in map order (worked out once per state and territory)."""
+    key = ("road_neighbours", code)
+    found = state.memo.get(key)
+    if found is None:
+        found = state.memo[key] = state.map.in_order(t for t in state.map.neighbours(code)
+                                                     if road_linked(state, code, t))
+    return found  # type: ignore[return-value]
 
 
 def _passable_for(state: GameState, kingdom: str, code: str) -> bool:

@@ -1,0 +1,74 @@
+"""Parts of the War of Kings pages built in Python: the rows a page repeats once per kingdom.
+
+A game grown to dozens of kingdoms made the template loops the slowest part of the play page and
+the overview (each row a ``{% url %}`` and a dozen lookups), so these rows are written here as
+plain strings, every value escaped as the template's ``{{ }}`` escapes it. The markup is the
+same the templates wrote before, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+
+def _ledger_prefix(slug: str) -> str:
+    """The ledger address of a kingdom without its id: ``/c/<slug>/wok/ledger/``."""
+    url = reverse("wok:ledger", args=[slug, 0])
+    return url[:-len("0/")]
+
+
+def standings_html(rows: Sequence[dict[str, Any]], slug: str) -> SafeString:
+    """The standings table and where each kingdom's AP come from (``reading.standings`` rows):
+    what ``war_of_kings/standings.html`` showed."""
+    ledger = _ledger_prefix(slug)
+    out = ['\n\n<div class="standings-box"><div class="table-wrap">'
+           '<table class="wok-standings standings-table" role="table">\n'
+           '  <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">Kingdom'
+           '</th><th scope="col" role="columnheader" class="num">Achievement points</th>'
+           '<th scope="col" role="columnheader" class="num">Gold a round</th>'
+           '<th scope="col" role="columnheader" class="num">Territories</th></tr></thead>\n'
+           '  <tbody role="rowgroup">']
+    muted = ' class="muted"'
+    for row in rows:
+        kingdom = row["kingdom"]
+        badges = "".join(f' <span class="badge">{escape(h)}</span>' for h in row["holds"])
+        out.append(
+            f'<tr role="row"{muted if row["out"] else ""}>\n'
+            f'    <th scope="row" role="rowheader"><span class="swatch" '
+            f'data-c="{escape(kingdom.colour)}"></span><a href="{ledger}{kingdom.pk}/">'
+            f'{escape(kingdom.name)}</a>{badges}</th>\n'
+            f'    <td role="cell" class="num" data-label="Achievement points"><strong>'
+            f'{row["score"].total}</strong></td><td role="cell" class="num" '
+            f'data-label="Gold a round">{row["gold"]}</td><td role="cell" class="num" '
+            f'data-label="Territories">{row["territories"]}</td>\n'
+            '  </tr>')
+    out.append('</tbody>\n</table></div></div>\n'
+               '<p class="muted small standings-key">AP: achievement points, checked against the '
+               'target at the end of each round (WOK-WIN-1).</p>\n'
+               '<details><summary class="small">Where the achievement points come from, and what '
+               'each kingdom needs next</summary>\n  ')
+    for row in rows:
+        score = row["score"]
+        parts = [f'<p class="small"><strong>{escape(row["kingdom"].name)}</strong>: '
+                 f'{score.settlements} for settlements']
+        if score.empire:
+            parts.append(", 2 Empire")
+        if score.fortified:
+            parts.append(", 2 Heavily Fortified")
+        if score.merchant:
+            parts.append(f", {score.merchant} Master Merchant")
+        if score.warlord:
+            parts.append(f", {score.warlord} Warlord")
+        if row["projected"] != score.total:
+            parts.append(f"; {row['projected']} if the round ended now")
+        parts.append('.</p>\n  <ul class="small">')
+        parts.extend(f"<li>{escape(n)}</li>" for n in row["needs"])
+        parts.append("</ul>")
+        out.append("".join(parts))
+    out.append("\n</details>\n")
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
