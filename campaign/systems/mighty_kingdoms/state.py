@@ -509,15 +509,35 @@ class MKState:
             self._views[key] = _build(self.map_row, inside, recs)
         return self._views[key]
 
-    def read_around(self, radii: Mapping[str, int]) -> None:
+    def tiles_alone(self, labels: Iterable[str]) -> mk.MapView:
+        """The tiles ``labels`` as the rules see them, but without their edges: enough for what
+        a tile's own terrain, settlement, controller, features or tower say, not for anything
+        about its neighbours. None is read again (see ``read_around``); those not read yet come
+        with their neighbours, as ``map_around(labels, 0)`` reads them, in one query, so that
+        such a call after this one reads nothing more. From the whole map once it is read (or
+        on a map whose neighbours are not fixed offsets)."""
+        wanted = sorted({label for label in labels if label})
+        if self._map is not None or self.map_row.kind not in OFFSET_GRIDS:
+            whole = self.map
+            return mk.MapView(tuple(whole.tile(label) for label in wanted if label in whole))
+        self.locate(wanted)
+        spots = {label: self.positions[label] for label in wanted if label in self.positions}
+        self._read_positions({(x, y) for q, r in spots.values() if (q, r) not in self._read_spots
+                              for x in range(q - 1, q + 2) for y in range(r - 1, r + 2)})
+        recs = [self._tile_recs[spot] for spot in spots.values() if spot in self._tile_recs]
+        return mk.MapView(tuple(tile_state(rec, ()) for rec in recs))
+
+    def read_around(self, radii: Mapping[str, int], alone: Iterable[str] = ()) -> None:
         """Read at once (one query at most) what ``map_around([label], radius)`` reads for each
-        label and its radius in ``radii``: later calls of ``map_around`` on these labels, with
-        these radii or less, read nothing more (and no call reads a tile twice). Nothing is
-        read once the whole map is, or on a map whose neighbours are not fixed offsets."""
+        label and its radius in ``radii``, and what ``tiles_alone`` reads of the tiles
+        ``alone``: later calls of these on these labels, with these radii or less, read
+        nothing more (and no call reads a tile twice). Nothing is read once the whole map is,
+        or on a map whose neighbours are not fixed offsets."""
         if self._map is not None or self.map_row.kind not in OFFSET_GRIDS:
             return
-        self.locate(radii)
-        wanted: set[tuple[int, int]] = set()
+        alone = list(alone)
+        self.locate([*radii, *alone])
+        wanted = {self.positions[label] for label in alone if label in self.positions}
         for label, radius in radii.items():
             if label in self.positions:
                 q, r = self.positions[label]

@@ -107,7 +107,7 @@ def _forces_on(state: MKState, labels: list[str]) -> dict[str, mkb.TileForces]:
     for mover in movers_at(state, labels).values():
         by_tile.setdefault(mover.tile, []).append(
             mkb.Token(mover.key, mover.kingdom, mover.kind, upright=not mover.on_side))
-    tiles = state.map_around(sorted(by_tile), 0) if by_tile else None
+    tiles = state.tiles_alone(by_tile) if by_tile else None
     result = {}
     for label in sorted(by_tile):
         assert tiles is not None
@@ -764,19 +764,17 @@ def read_battle_tiles(state: MKState) -> None:
     """What the battle step's page reads of the map, at once and before anything asks (three
     queries): this month's battles with their tiles, every token on the map (armies and ships
     in one query: where they stand decides which tiles are contested, MK-BSEL-5), and the tiles
-    the page describes: the contested tiles with their neighbours (each tile's edges), and
-    around each battle's tile the tiles a token may retreat or move on to, with theirs
-    (MK-RESULT-3/5). ``forces``, ``battle_turn`` and ``battle_context`` then read nothing more
-    of them."""
+    the page describes: the contested tiles (who controls each, whether it is open water or a
+    tower), and around each battle's tile the tiles a token may retreat or move on to, with
+    their neighbours (MK-RESULT-3/5). ``forces``, ``battle_turn`` and ``battle_context``
+    then read nothing more of them."""
     cache = cache_of(state)
     if "battle_tiles" in cache:
         return
     cache["battle_tiles"] = True
     fought = [label_of(state, b.tile_id) for b in month_battles(state)]
     all_movers(state)  # every token, before the contested tiles are counted from them
-    radii = dict.fromkeys(contested_labels(state), 0)
-    radii.update(dict.fromkeys(fought, 1))
-    state.read_around(radii)
+    state.read_around(dict.fromkeys(fought, 1), alone=contested_labels(state))
 
 
 def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[str, Any]:
