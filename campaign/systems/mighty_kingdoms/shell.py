@@ -122,10 +122,13 @@ def overview_context(access: Access) -> dict[str, Any]:
 def standings_context(campaign: Campaign) -> dict[str, Any]:
     options = mk.MKOptions.from_dict(campaign.options)
     rows = standings.standings(campaign)
+    scoring = standings.SCORING_NAMES.get(options.scoring, "")
+    ended = standings.ended(campaign)
     return {
         "rows": rows,
-        "ended": standings.ended(campaign),
-        "scoring": standings.SCORING_NAMES.get(options.scoring, ""),
+        "rows_html": standings.table_rows(rows, bool(scoring), ended),
+        "ended": ended,
+        "scoring": scoring,
         "years": options.campaign_years,
         "year": campaign.year,
         "winners": [r.tally for r in rows if r.winner],

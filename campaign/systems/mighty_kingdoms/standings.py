@@ -14,6 +14,8 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from django.db.models import Count, Q, Sum
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from battles.models import Army
 from campaign import words
@@ -81,6 +83,30 @@ def tallies(campaign: Campaign) -> list[mk.KingdomTally]:
 def standings(campaign: Campaign) -> tuple[mk.Standing, ...]:
     options = mk.MKOptions.from_dict(campaign.options)
     return mk.standings(tallies(campaign), options.scoring)
+
+
+def table_rows(rows: tuple[mk.Standing, ...], placed: bool, ended: bool) -> SafeString:
+    """The standings table's rows (``placed``: with the place column, when a scoring names
+    one; ``ended``: the winners marked), one per kingdom: built here rather than as template
+    nodes for each of a large campaign's kingdoms (each name escaped)."""
+    parts = []
+    for r in rows:
+        t = r.tally
+        name = escape(t.name)
+        if r.winner and ended:
+            name = f'<strong>{name}</strong> <span class="badge">winner</span>'
+        place = (f'<td role="cell" class="num" data-label="Place">{r.place}</td>'
+                 if placed else "")
+        capital = " ★" if t.own_capital else ""
+        parts.append(
+            f'<tr role="row">{place}<th scope="row" role="rowheader">{name}</th>'
+            f'<td role="cell" class="num" data-label="Tiles">{t.tiles}</td>'
+            f'<td role="cell" class="num" data-label="Villages">{t.villages}</td>'
+            f'<td role="cell" class="num" data-label="Cities">{t.cities}{capital}</td>'
+            f'<td role="cell" class="num" data-label="Fortresses">{t.fortresses}</td>'
+            f'<td role="cell" class="num" data-label="Armies">{r.armies}</td>'
+            f'<td role="cell" class="num" data-label="Army points">{r.points}</td></tr>')
+    return mark_safe("".join(parts))  # noqa: S308 (the names are escaped, the rest numbers)
 
 
 def summary(rows: tuple[mk.Standing, ...], scoring: str) -> str:
