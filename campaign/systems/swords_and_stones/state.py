@@ -214,8 +214,10 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
             campaign.map = tiles[0].map  # type: ignore[misc]
             size = (campaign.map.width, campaign.map.height)
     else:
-        # Each row ends with the map's width and height, after the ``TILE_COLUMNS``.
-        rows = list(Tile.objects.filter(map__campaign=campaign).order_by("q", "r")
+        # The land tiles (the sea is no Territory, SNS-GC-9), each row ending with the map's
+        # width and height after the ``TILE_COLUMNS``.
+        rows = list(Tile.objects.filter(map__campaign=campaign).exclude(terrain=WATER)
+                    .order_by("q", "r")
                     .values_list(*TILE_COLUMNS, "map__width", "map__height"))
         if rows:
             size = (rows[0][6], rows[0][7])

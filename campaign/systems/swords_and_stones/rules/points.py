@@ -571,11 +571,13 @@ def standings(
     """SNS-GC-5, SNS-GC-12, SNS-PTS-2, SNS-TITLE-G3: each player's points, land by state, the
     current King's Titles (catalogue order) and games played. The rules crown nobody, so the
     order is only for display: most Victory Points, then most land, then seating order."""
-    entries = tuple(entries)
+    mine: dict[PlayerId, list[PointsEntry]] = {}
+    for e in entries:  # each player's entries, so that every balance reads only its own
+        mine.setdefault(e.player, []).append(e)
     rows = []
     for p in state.players:
         count = holding_count(state.map, p.id, options)
-        pts = balance(entries, p.id)
+        pts = balance(mine.get(p.id, ()), p.id)
         held = p.king.titles if p.king else frozenset()
         rows.append(Standing(
             player=p.id,
