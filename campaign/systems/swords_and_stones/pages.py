@@ -379,9 +379,12 @@ def reigns(campaign: Campaign, kingdoms: Sequence[Kingdom] | None = None) -> dic
 def kingdom_view(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     """A kingdom's page: its King and past Kings with their Titles, its points, land by state
     and the supply lines its land offers for the next game."""
-    # Its King's Titles come with ``reigns``; its own land is all the page shows, so the
-    # other kingdoms are not read (their land counts as nobody's here).
-    st = load(access.campaign, kings=False, read_kingdoms=[kingdom])
+    # Its King's Titles come with ``reigns``; its own land is all the page shows, so neither
+    # the other kingdoms nor the rest of the map are read: its tiles are those the core page
+    # has read, when it has.
+    memo_pk, memo_tiles = access.memo.get("kingdom_tiles", (None, None))
+    st = load(access.campaign, kings=False, read_kingdoms=[kingdom], held_only=True,
+              read_tiles=memo_tiles if memo_pk == kingdom.pk else None)
     kingdom = st.kingdoms.get(kingdom.pk, kingdom)
     count = gc.holding_count(st.map, pid(kingdom), st.options)
     slots = gc.supply_slots(st.map, pid(kingdom), st.options)

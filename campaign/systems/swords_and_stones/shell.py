@@ -52,8 +52,10 @@ def play_context(access: Access) -> dict[str, Any]:
 
 
 def overview_context(access: Access) -> dict[str, Any]:
-    # The standings read the Kings' Titles, not their crate items (SNS-GC-5).
-    st = load(access.campaign, crates=False, read_kingdoms=access.memo.get("kingdoms"))
+    # The standings read the Kings' Titles, not their crate items, and what each kingdom
+    # holds, not the rest of the map (SNS-GC-5).
+    st = load(access.campaign, crates=False, read_kingdoms=access.memo.get("kingdoms"),
+              held_only=True)
     return {"sns_rows": pages.standings(st), "sns_campaign": access.campaign}
 
 

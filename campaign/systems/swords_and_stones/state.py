@@ -91,6 +91,8 @@ class SnsState:
     terrain_labels: dict[str, str] = field(default_factory=dict)
     # Rows read once per request by several parts of a page (the open game, the last game).
     memo: dict[str, Any] = field(default_factory=dict)
+    # Loaded ``held_only``: the map holds only the held Territories (``held_map``).
+    partial: bool = False
 
     @property
     def map(self) -> gc.CampaignMap:
@@ -192,21 +194,57 @@ def build_map(size: tuple[int, int], rows: Sequence[TileValues], options: gc.Opt
     return replace(cmap, holdings=holdings), by_territory
 
 
+def held_map(rows: Sequence[TileValues], labels: Mapping[str, str],
+             names_by_pk: Mapping[int, str]) -> tuple[gc.CampaignMap, dict[str, list[Any]]]:
+    """SNS-GC-9, SNS-GC-12, by square: a map of the held Territories alone, from their tiles'
+    ``TILE_COLUMNS`` in map order, each named and held as on the whole map (``build_map``: by
+    square a Territory is one tile, its label unique on the map), with no borders and no
+    unclaimed land. It answers what a player holds (``owned_by``, ``holding_count``,
+    ``supply_slots``) as the whole map does, and nothing else."""
+    territories = []
+    holdings: dict[str, gc.Holding] = {}
+    names: dict[str, str] = {}
+    by_territory: dict[str, list[Any]] = {}
+    for row in rows:
+        holding = _holding(row, names_by_pk)
+        if holding.owner is None:
+            continue
+        label = row[_LABEL]
+        territories.append(label)
+        holdings[label] = holding
+        names[label] = f"{label} {labels.get(row[_TERRAIN], row[_TERRAIN])}"
+        by_territory[label] = [row]
+    return gc.CampaignMap(tuple(territories), {}, holdings, names), by_territory
+
+
 def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: bool = True,
-         read_kingdoms: Sequence[Kingdom] | None = None) -> SnsState:
+         read_kingdoms: Sequence[Kingdom] | None = None, held_only: bool = False,
+         read_tiles: Sequence[Tile] | None = None) -> SnsState:
     """The campaign as the rules see it; with ``lock`` the campaign row is locked first and
     then the kingdoms by id (the documented locking order). A read may pass the campaign's
     kingdoms its page has already read (any order), and one that looks only at the map
     and the kingdoms may skip the Kings, their Titles and crate items (``kings=False``: the
     players then have no King), or their crate items (``crates=False``: the Kings hold none);
-    each saves queries. The Kings come with their Titles and held crate items in one query."""
+    each saves queries. The Kings come with their Titles and held crate items in one query.
+
+    A read that asks only what each player holds (the standings, a kingdom's page) may say
+    ``held_only``: by square, the map is then only the held Territories (``held_map``, marked
+    ``partial``), read from the held tiles, or from ``read_tiles`` when the page has read every
+    tile the kingdoms of ``read_kingdoms`` hold; by map type the whole map is read as usual."""
     if lock:
         campaign = lock_campaign(campaign)
     options = options_of(campaign)
+    held = held_only and not lock and options.territory_granularity == gc.BY_SQUARE
     tiles: list[Tile] | None = None
     rows: Sequence[TileValues]
     size = (0, 0)
-    if lock:
+    if held and read_tiles is not None:
+        rows = sorted((tile_values(t) for t in read_tiles if t.terrain != WATER),
+                      key=lambda row: (row[_Q], row[_R]))
+    elif held:
+        rows = list(Tile.objects.filter(map__campaign=campaign, controller__isnull=False)
+                    .exclude(terrain=WATER).order_by("q", "r").values_list(*TILE_COLUMNS))
+    elif lock:
         tiles = list(Tile.objects.filter(map__campaign=campaign).select_related("map")
                      .order_by("q", "r"))
         rows = [tile_values(t) for t in tiles]
@@ -238,7 +276,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
     past: dict[int, list[King]] = {}
     titles: dict[int, set[str]] = {}
     items: dict[int, list[tt.CrateItem]] = {}
-    held: dict[int, list[CrateItem]] = {}
+    held_items: dict[int, list[CrateItem]] = {}
     # Every King with the code of each Title he holds and, with ``crates``, each crate item he
     # holds, in one query (a row per Title and item, or one row with neither); only a current
     # King's Titles and items count.
@@ -260,7 +298,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
                 titles.setdefault(king.pk, set()).add(king.title_code)
             if with_items and king.item_pk is not None and king.item_pk not in seen_items:
                 seen_items.add(king.item_pk)
-                held.setdefault(king.kingdom_id, []).append(CrateItem(
+                held_items.setdefault(king.kingdom_id, []).append(CrateItem(
                     id=king.item_pk, king_id=king.pk, name=king.item_name, kind=king.item_kind,
                     effect=king.item_effect, status=CrateItem.Status.HELD,
                     game_id=king.item_game))
@@ -271,9 +309,11 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
         elif not past.get(king.kingdom_id) or past[king.kingdom_id][-1].pk != king.pk:
             past.setdefault(king.kingdom_id, []).append(king)
     labels = {t.slug: t.label for t in campaign.system.terrains}
-    if rows:
-        cmap, by_territory = build_map(size, rows, options, labels,
-                                       {k.pk: k.name for k in kingdoms.values()}, tiles)
+    names_by_pk = {k.pk: k.name for k in kingdoms.values()}
+    if held:
+        cmap, by_territory = held_map(rows, labels, names_by_pk)
+    elif rows:
+        cmap, by_territory = build_map(size, rows, options, labels, names_by_pk, tiles)
     else:
         cmap, by_territory = gc.CampaignMap((), {}, {}), {}
     players = []
@@ -292,7 +332,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
         ))
     return SnsState(campaign, options, by_territory, kingdoms, current, past,
                     gc.CampaignState(cmap, tuple(players)), labels,
-                    {"held_items": held} if kings and crates else {})
+                    {"held_items": held_items} if kings and crates else {}, partial=held)
 
 
 def write_changes(rec: Recorder, st: SnsState, changes: Iterable[gc.TerritoryChange],
