@@ -1,0 +1,85 @@
+"""The Grand Campaign as the read pages load it: fewer rows and queries, the same answers.
+
+A read of the held land only (the overview's standings, a kingdom's page) answers what each
+kingdom holds as the whole map does; the Territories worked out from a map layout and kept for
+the next read follow every change of the map; the play page's kingdoms come with the points
+and games played the ledger and the games give.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.models import Kingdom, Tile
+from campaign.systems.swords_and_stones import pages
+from campaign.systems.swords_and_stones.rules import grand_campaign as gc
+from campaign.systems.swords_and_stones.rules import points as pts
+from campaign.systems.swords_and_stones.state import load, pid
+from ledger.services import balances
+from tests.sns.conftest import Avalon, at
+
+
+def _holdings(st: object, kingdom: Kingdom) -> tuple[object, ...]:
+    cmap = st.map  # type: ignore[attr-defined]
+    options = st.options  # type: ignore[attr-defined]
+    mine = cmap.owned_by(pid(kingdom))
+    return (mine, gc.holding_count(cmap, pid(kingdom), options),
+            gc.supply_slots(cmap, pid(kingdom), options),
+            [(cmap.name(t), cmap.holding(t)) for t in mine])
+
+
+@pytest.mark.parametrize("granularity", [gc.BY_SQUARE, gc.BY_MAP_TYPE])
+def test_a_read_of_the_held_land_answers_what_each_kingdom_holds_as_the_whole_map_does(
+        avalon: Avalon, granularity: str) -> None:
+    avalon.play(avalon.red, at(2, 2), None, "win", ai_name="Bandits")
+    avalon.play(avalon.blue, at(2, 1), avalon.red, "win")
+    avalon.campaign.options = {**avalon.campaign.options, "territory_granularity": granularity}
+    avalon.campaign.save()
+    whole = load(avalon.campaign, crates=False)
+    held = load(avalon.campaign, crates=False, held_only=True)
+    assert held.partial == (granularity == gc.BY_SQUARE) and not whole.partial
+    for kingdom in (avalon.red, avalon.blue):
+        assert _holdings(held, kingdom) == _holdings(whole, kingdom)
+        assert _holdings(held, kingdom)[0]
+        # A kingdom's page: its own kingdom and the tiles the core page read for it.
+        own = load(avalon.campaign, kings=False, read_kingdoms=[kingdom], held_only=True,
+                   read_tiles=list(Tile.objects.filter(controller=kingdom).order_by("label")))
+        assert _holdings(own, kingdom) == _holdings(whole, kingdom)
+    assert pages.standings(held) == pages.standings(whole)
+
+
+def test_the_territories_kept_from_a_map_layout_follow_every_change_of_the_map(
+        avalon: Avalon) -> None:
+    before = load(avalon.campaign).map
+    again = load(avalon.campaign).map
+    assert again.territories == before.territories and again.names == before.names
+    tile = avalon.tile(at(2, 2))
+    assert tile.label in before.territories
+    other, label = (("highlands", "Highlands") if tile.terrain != "highlands"
+                    else ("great_plains", "Great Plains"))
+    tile.terrain = other
+    tile.save()
+    assert load(avalon.campaign).map.name(tile.label) == f"{tile.label} {label}"
+    tile.terrain = "sea"
+    tile.save()
+    changed = load(avalon.campaign).map
+    assert tile.label not in changed.territories
+    assert len(changed.territories) == len(before.territories) - 1
+    assert changed.adjacency != before.adjacency
+
+
+def test_the_play_pages_kingdoms_come_with_the_points_and_games_the_ledger_and_games_give(
+        avalon: Avalon) -> None:
+    avalon.play(avalon.red, at(2, 2), None, "win", ai_name="Bandits")
+    avalon.play(avalon.blue, at(2, 1), avalon.red, "win")
+    kingdoms = pages.kingdoms_with_points(avalon.campaign)
+    assert [k.pk for k in kingdoms] == list(
+        Kingdom.objects.filter(campaign=avalon.campaign).order_by("order_position", "pk")
+        .values_list("pk", flat=True))
+    points, played = pages.figures_of(kingdoms)
+    ledger = balances(kingdoms, (pts.VP, pts.VEN))
+    assert points == {pk: {pts.VP: b[pts.VP], pts.VEN: b[pts.VEN]} for pk, b in ledger.items()}
+    assert points[avalon.blue.pk][pts.VP] >= 1 and points[avalon.red.pk][pts.VEN] >= 1
+    assert played == pages.games_played(avalon.campaign) == {avalon.red.pk: 2,
+                                                            avalon.blue.pk: 1}
+    assert pages.points_and_games(avalon.campaign, kingdoms) == (points, played)
