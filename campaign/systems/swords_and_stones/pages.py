@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Count, F, IntegerField, Q, QuerySet, Value
+from django.db.models.expressions import RawSQL
 
 from campaign.access import Access
 from campaign.models import Campaign, Kingdom, Tile
@@ -70,17 +71,26 @@ def points_and_games(campaign: Campaign, kingdoms: Sequence[Kingdom]
     return points, played
 
 
-def kingdoms_with_points(campaign: Campaign) -> list[Kingdom]:
-    """The campaign's kingdoms in seating order, each with its Victory and Vengeance points and
-    games played read in the same query (``figures_of`` gives them)."""
-    def amount(resource: str) -> Subquery:
-        return Subquery(Balance.objects.filter(kingdom=OuterRef("pk"), resource=resource)
-                        .values("amount"))
+# The subqueries of ``kingdoms_with_points``, written out: Django takes as long to compile
+# them from query sets (``Subquery``/``OuterRef``) as the database takes to answer them.
+_KINGDOM = Kingdom._meta.db_table
+_AMOUNT = (f"SELECT b.amount FROM {Balance._meta.db_table} b "
+           f"WHERE b.kingdom_id = {_KINGDOM}.id AND b.resource = %s")
+_PLAYED = (f"SELECT COUNT(*) FROM {Participant._meta.db_table} p "
+           f"JOIN {Game._meta.db_table} g ON g.id = p.game_id "
+           f"WHERE p.kingdom_id = {_KINGDOM}.id AND g.campaign_id = {_KINGDOM}.campaign_id "
+           f"AND g.status = %s")
 
+
+def kingdoms_with_points(campaign: Campaign) -> list[Kingdom]:
+    """The campaign's kingdoms in seating order, each with its Victory and Vengeance points (the
+    ledger's balances) and games played (SNS-GC-5) read in the same query (``figures_of``
+    gives them)."""
     return list(Kingdom.objects.filter(campaign=campaign).order_by("order_position", "pk")
-                .annotate(sns_vp=amount(pts.VP), sns_ven=amount(pts.VEN),
-                          sns_played=Subquery(_played(campaign).filter(
-                              kingdom_id=OuterRef("pk")).values("n"))))
+                .annotate(sns_vp=RawSQL(_AMOUNT, (pts.VP,), output_field=IntegerField()),
+                          sns_ven=RawSQL(_AMOUNT, (pts.VEN,), output_field=IntegerField()),
+                          sns_played=RawSQL(_PLAYED, (Game.Status.PLAYED.value,),
+                                            output_field=IntegerField())))
 
 
 def figures_of(kingdoms: Sequence[Kingdom]) -> tuple[Points, dict[int, int]]:
@@ -180,11 +190,12 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
     kingdoms = kingdoms_with_points(access.campaign)
     st = load(access.campaign, read_kingdoms=kingdoms)
     # The latest games, read once: the last one is the services' (``blockers``, the turn).
-    games = list(Game.objects.filter(campaign=st.campaign).select_related(
-        "challenger", "defender").order_by("-number")[:recent])
-    for g in games:  # the holder before the game, one of the kingdoms just read
-        if g.before_owner_id in st.kingdoms:
-            g.before_owner = st.kingdoms[g.before_owner_id]
+    games = list(Game.objects.filter(campaign=st.campaign).order_by("-number")[:recent])
+    for g in games:  # its kingdoms are among those just read
+        for role in ("challenger", "defender", "before_owner"):
+            kingdom_id = getattr(g, f"{role}_id")
+            if kingdom_id in st.kingdoms:
+                setattr(g, role, st.kingdoms[kingdom_id])
     st.memo["last_game"] = games[0] if games else None
     acting = _acting(access, list(st.kingdoms.values()))
     view = PlayView(st, access, standings(st, figures_of(kingdoms)), None, services.blockers(st))
