@@ -352,3 +352,18 @@ def test_mk_land_2_only_upright_armies_fight_and_size_the_board(clash: Scene) ->
     assert (battle.mode, battle.data["board"]) == ("kow", "4'x4'")
     assert battle.data["opponent_fighters"] == [f"army:{scene.get_army(scene.blue, 1).pk}"]
     assert len(battle.data["chooser_fighters"]) == 2
+
+
+def test_mk_bsel_the_battle_list_names_its_tokens_while_another_battle_may_be_chosen(
+        clash: Scene) -> None:
+    """A battle under way and another tile where the next kingdom may choose one: the page
+    lists both (the choice's empty-list warning once replaced the tokens' names)."""
+    scene = clash
+    scene.army(scene.blue, 2, "0303")
+    summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    context = summer.play_context(load_state(scene.campaign), GM_VIEW)
+    assert context["summer_actor"].name == "Blue"
+    assert [c["label"] for c in context["summer_battle_choices"]] == ["0303"]
+    (battle,) = context["summer_battles"]
+    assert sorted(name for _, name, _ in battle["tokens"]) == [
+        "Blue's army #1", "Red's army #2"]
