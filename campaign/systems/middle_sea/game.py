@@ -131,12 +131,19 @@ def _position(game: Game, kingdoms: Mapping[int, Kingdom],
     return state, by_name
 
 
-def read_game(campaign: Campaign) -> Loaded | None:
-    """The campaign's game for a page, or None before the GM sets it up (two queries)."""
+def read_game(campaign: Campaign,
+              read_kingdoms: Iterable[Kingdom] | None = None) -> Loaded | None:
+    """The campaign's game for a page, or None before the GM sets it up (two queries, one when
+    the page passes the campaign's kingdoms it has already read). Only the seated kingdoms
+    are read: nobody else plays."""
     game = Game.objects.filter(campaign=campaign).first()
     if game is None:
         return None
-    kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}
+    if read_kingdoms is not None:
+        kingdoms = {k.pk: k for k in read_kingdoms}
+    else:
+        seats = [pk for pk in game.seats or [] if isinstance(pk, int)]
+        kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign, pk__in=seats)}
     state, by_name = _position(game, kingdoms, campaign.options)
     return Loaded(campaign, game, state, by_name)
 

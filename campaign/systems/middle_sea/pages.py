@@ -347,8 +347,9 @@ def target_words(state: GameState, target: conflict.Target) -> str:
 
 
 def overview_context(access: Access) -> dict[str, Any]:
-    """The campaign page: the standings with the calculated score (MS-WIN-2)."""
-    loaded = read_game(access.campaign)
+    """The campaign page: the standings with the calculated score (MS-WIN-2), read with the
+    kingdoms the page has already read."""
+    loaded = read_game(access.campaign, access.memo.get("kingdoms"))
     if loaded is None:
         return {}
     return {"ms_rows": rows(loaded), "ms_state": loaded.state,

@@ -72,3 +72,20 @@ def standings_html(rows: Sequence[dict[str, Any]], slug: str) -> SafeString:
         out.append("".join(parts))
     out.append("\n</details>\n")
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
+def turn_order_html(order: Sequence[Any], active: Any) -> SafeString:
+    """The turn order: each kingdom's swatch and name, the active one in bold, joined by
+    arrows."""
+    active_pk = active.pk if active else None
+    return mark_safe(" → ".join(  # noqa: S308 - every value is escaped
+        f'<span class="swatch" data-c="{escape(k.colour)}"></span>'
+        + (f"<strong>{escape(k.name)}</strong>" if active_pk is not None and k.pk == active_pk
+           else escape(k.name))
+        for k in order))
+
+
+def kingdom_options(kingdoms: Sequence[Any]) -> SafeString:
+    """One ``<option>`` per kingdom, its id as the value and its name as the text."""
+    return mark_safe("".join(  # noqa: S308 - every value is escaped
+        f'<option value="{k.pk}">{escape(k.name)}</option>' for k in kingdoms))

@@ -16,9 +16,10 @@ of the action. So every action is "load, call a pure rule, apply", and undo rest
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import TextField
@@ -141,24 +142,97 @@ def _holding(tile: Tile, kingdoms: Mapping[int, Kingdom],
                       data.get("raised_round"), int(data.get("raised", 0) or 0))
 
 
-def _read_tiles(campaign: Campaign) -> list[Any]:
-    """The campaign's tiles for a read, in id order, as plain rows with the attributes of
-    ``_TILE_FIELDS`` (and ``pk``): no model instances, and the three JSON columns read as their
-    text and decoded in one ``json.loads`` of the whole board, which is several times quicker
-    than decoding some two thousand small values one by one."""
+class _TileRow:
+    """A tile as a read sees it: the attributes of ``_TILE_FIELDS`` (and ``pk``), with
+    ``adjacent`` and ``edges`` decoded from their JSON text only when asked for."""
+
+    __slots__ = ("pk", "id", "label", "name", "terrain", "settlement", "controller_id", "data",
+                 "explored", "q", "r", "adjacent_text", "edges_text")
+
+    def __init__(self, pk: int, label: str, name: str, terrain: str, settlement: str,
+                 controller_id: int | None, data: Any, explored: bool, q: int, r: int,
+                 adjacent_text: str, edges_text: str) -> None:
+        self.pk = self.id = pk
+        self.label, self.name, self.terrain, self.settlement = label, name, terrain, settlement
+        self.controller_id, self.data, self.explored, self.q, self.r = (
+            controller_id, data, explored, q, r)
+        self.adjacent_text, self.edges_text = adjacent_text, edges_text
+
+    @property
+    def adjacent(self) -> Any:
+        return json.loads(self.adjacent_text)
+
+    @property
+    def edges(self) -> Any:
+        return json.loads(self.edges_text)
+
+
+def _board(tile_rows: Sequence[Any]) -> tuple[wb.MapDef, frozenset[wb.Road]]:
+    """The map the tiles draw (territories in tile order, borders from each tile's adjacent
+    labels) and the roads on it (the ``road`` feature on a border, either side)."""
+    tiles = {t.label: t for t in tile_rows}
+    borders = []
+    for tile in tile_rows:
+        for other in tile.adjacent or []:
+            if other in tiles and tile.label < other:
+                borders.append((tile.label, other))
+    game_map = wb.make_map([_territory(t) for t in tile_rows], borders)
+    roads = set()
+    for tile in tile_rows:
+        adjacent = tile.adjacent or []
+        for other, features in (tile.edges or {}).items():
+            if ROAD in features and other in tiles and other in adjacent:
+                roads.add(wb.border(tile.label, other))
+    return game_map, frozenset(roads)
+
+
+# Boards already made in this process, by the exact text they are made from (see
+# ``_read_board``), the latest used last; a few campaigns' boards are kept.
+_BOARDS: OrderedDict[str, tuple[wb.MapDef, frozenset[wb.Road]]] = OrderedDict()
+_BOARDS_KEPT = 8
+_BOARDS_LOCK = threading.Lock()
+
+
+def _read_board(campaign: Campaign) -> tuple[list[_TileRow], wb.MapDef, frozenset[wb.Road]]:
+    """The campaign's tiles for a read (in id order, no model instances) with their map and
+    roads. The JSON columns are read as text; every tile's ``data`` is decoded in one
+    ``json.loads`` (quicker than two thousand small ones).
+
+    The map and the roads depend only on each tile's label, name, terrain, primary and
+    secondary resource, adjacent labels and edges, in tile order, and are immutable; so they are
+    kept in this process under a key made of exactly that text, and a read whose tiles spell
+    the same text takes them from there instead of decoding the adjacency and edges and
+    building the map again. Any change to any of those (a road built, the map edited, a
+    resource changed) changes the key, so a kept board is never stale; the holdings, armies
+    and stockpiles are read fresh every time."""
     rows = list(Tile.objects.filter(map__campaign=campaign).order_by("pk").annotate(
         adjacent_text=Cast("adjacent", TextField()), edges_text=Cast("edges", TextField()),
         data_text=Cast("data", TextField()),
     ).values_list("id", "label", "name", "terrain", "settlement", "controller_id",
                   "adjacent_text", "edges_text", "data_text", "explored", "q", "r"))
-    decoded = json.loads("[" + ",".join(
-        f"{a or 'null'},{e or 'null'},{d or 'null'}" for *_, a, e, d, _x, _q, _r in rows) + "]")
-    return [SimpleNamespace(pk=pk, id=pk, label=label, name=name, terrain=terrain,
-                            settlement=settlement, controller_id=controller_id,
-                            adjacent=decoded[3 * i], edges=decoded[3 * i + 1],
-                            data=decoded[3 * i + 2], explored=explored, q=q, r=r)
-            for i, (pk, label, name, terrain, settlement, controller_id, _a, _e, _d, explored,
-                    q, r) in enumerate(rows)]
+    datas = json.loads("[" + ",".join(row[8] or "null" for row in rows) + "]")
+    tile_rows = [_TileRow(pk, label, name, terrain, settlement, controller_id, data, explored,
+                          q, r, a or "null", e or "null")
+                 for (pk, label, name, terrain, settlement, controller_id, a, e, _d, explored,
+                      q, r), data in zip(rows, datas, strict=True)]
+    parts = []
+    for tile in tile_rows:
+        data = tile.data if isinstance(tile.data, dict) else {}
+        parts.append(f"{tile.label}\x1f{tile.name}\x1f{tile.terrain}\x1f"
+                     f"{data.get('primary')!r}\x1f{data.get('secondary')!r}\x1f"
+                     f"{tile.adjacent_text}\x1f{tile.edges_text}")
+    key = "\x1e".join(parts)
+    with _BOARDS_LOCK:
+        kept = _BOARDS.get(key)
+        if kept is not None:
+            _BOARDS.move_to_end(key)
+    if kept is None:
+        kept = _board(tile_rows)
+        with _BOARDS_LOCK:
+            _BOARDS[key] = kept
+            while len(_BOARDS) > _BOARDS_KEPT:
+                _BOARDS.popitem(last=False)
+    return tile_rows, kept[0], kept[1]
 
 
 def army_id(number: int) -> str:
@@ -187,23 +261,14 @@ def load(campaign: Campaign, *, lock: bool = False,
         else:
             kingdom_rows = list(Kingdom.objects.filter(campaign=campaign)
                                 .order_by("order_position", "pk"))
-        tile_rows = _read_tiles(campaign)
+        tile_rows, game_map, roads = _read_board(campaign)
         army_rows = list(Army.objects.filter(campaign=campaign).order_by("pk"))
+    if lock:
+        game_map, roads = _board(tile_rows)
     kingdoms = {k.pk: k for k in kingdom_rows}
     by_name = {k.name: k for k in kingdom_rows}
     tiles = {t.label: t for t in tile_rows}
     by_id = {t.pk: t for t in tile_rows}
-    borders = []
-    for tile in tile_rows:
-        for other in tile.adjacent or []:
-            if other in tiles and tile.label < other:
-                borders.append((tile.label, other))
-    game_map = wb.make_map([_territory(t) for t in tile_rows], borders)
-    roads = set()
-    for tile in tile_rows:
-        for other, features in (tile.edges or {}).items():
-            if ROAD in features and other in tiles and other in (tile.adjacent or []):
-                roads.add(wb.border(tile.label, other))
     seats = {k.order_position: k for k in kingdom_rows
              if k.order_position is not None and k.capital_tile_id is not None}
     holdings = {t.label: _holding(t, kingdoms, seats) for t in tile_rows}
@@ -229,7 +294,7 @@ def load(campaign: Campaign, *, lock: bool = False,
     lead = kingdoms[run["lead"]].name if run.get("lead") in kingdoms else None
     active = kingdoms[run["active"]].name if run.get("active") in kingdoms else None
     state = wb.GameState(
-        map=game_map, holdings=holdings, roads=frozenset(roads), capitals=capitals,
+        map=game_map, holdings=holdings, roads=roads, capitals=capitals,
         stockpiles={name: wb.Stock(**s) for name, s in stock.items()},
         armies=tuple(armies), seats=tuple(k.name for k in seated) or (),
         round=campaign.year, phase=campaign.phase if campaign.phase else SETUP,

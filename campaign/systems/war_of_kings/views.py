@@ -26,7 +26,11 @@ from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
 from campaign.systems.war_of_kings import battles, services
 from campaign.systems.war_of_kings import state as st
-from campaign.systems.war_of_kings.fragments import standings_html
+from campaign.systems.war_of_kings.fragments import (
+    kingdom_options,
+    standings_html,
+    turn_order_html,
+)
 from campaign.systems.war_of_kings.reading import RESOURCE_NAMES, kingdom_economy, standings
 from campaign.systems.war_of_kings.rules import board as wb
 from campaign.systems.war_of_kings.rules import construction, economy
@@ -338,8 +342,11 @@ def play_context(access: Access) -> dict[str, Any]:
     run = campaign.state or {}
     order = turn_order(state) if state.seats else ()
     rows = standings(loaded)
+    order_rows = [loaded.by_name[k] for k in order]
+    others = [k for k in loaded.kingdoms.values() if k.name in state.capitals]
     context.update({
-        "order": [loaded.by_name[k] for k in order],
+        "order": order_rows,
+        "order_html": turn_order_html(order_rows, loaded.kingdom(state.active)),
         "lead": loaded.kingdom(state.lead),
         "active": loaded.kingdom(state.active),
         "my_turn": bool(access.kingdom and state.active == access.kingdom.name),
@@ -352,7 +359,7 @@ def play_context(access: Access) -> dict[str, Any]:
                      for k in state.kingdoms],
         "support_due": [(loaded.by_name[k], support(state, k),
                          k in run.get("settled", [])) for k in state.kingdoms],
-        "others": [k for k in loaded.kingdoms.values() if k.name in state.capitals],
+        "others": others,
         # WOK-ARMY-1, WOK-ARMY-6: every army on the board is in plain view at the table.
         "field": [{"number": int(a.id[1:]), "kingdom": loaded.kingdom(a.owner),
                    "owner": wb.who(a.owner), "where": a.territory,
@@ -374,6 +381,7 @@ def play_context(access: Access) -> dict[str, Any]:
         from campaign.systems.war_of_kings.models import Card
 
         # WOK-EVENT-5: the GM carries out a card's effect; recently played cards are offered.
+        context["other_options"] = kingdom_options(others)
         context["card_effects"] = {
             "armies": [{"number": int(a.id[1:]), "owner": wb.who(a.owner), "where": a.territory,
                         "damage": a.damage, "ready": a.ready} for a in state.armies],
@@ -386,6 +394,7 @@ def play_context(access: Access) -> dict[str, Any]:
         me = loaded.kingdom(state.active)
     if me is not None:
         context["me"] = me
+        context["rival_options"] = kingdom_options([k for k in others if k.pk != me.pk])
         from campaign.systems.war_of_kings.models import Card
 
         # WOK-EVENT-4: a hand is seen by its holder (and a GM acting for it) only.

@@ -278,6 +278,19 @@ def end_of_round(state: GameState, holders: Holders, options: Options = DEFAULTS
 
 # --- what is missing -------------------------------------------------------------------------
 
+def _best_rival(state: GameState, card: str, values: Mapping[str, int],
+                kingdom: str) -> int | None:
+    """The highest of ``values`` (the card's values of this state) among the kingdoms other than
+    ``kingdom``, or None if there is none: read from the two highest, found once per state."""
+    key = ("top_two", card)
+    if key not in state.memo:
+        state.memo[key] = sorted(values.items(), key=lambda item: -item[1])[:2]
+    for other, value in state.memo[key]:  # type: ignore[attr-defined]
+        if other != kingdom:
+            return int(value)
+    return None
+
+
 def next_achievement(state: GameState, kingdom: str, holders: Holders,
                      options: Options = DEFAULTS) -> tuple[str, ...]:
     """What the kingdom lacks for each achievement it does not hold, and AP to the target, in
@@ -319,8 +332,8 @@ def next_achievement(state: GameState, kingdom: str, holders: Holders,
         mine = values.get(kingdom, 0)
         goal = threshold if holder is None else max(threshold, values.get(holder, 0) + 1)
         if holder is None:
-            rivals = [v for p, v in values.items() if p != kingdom]
-            goal = max([threshold, *(v + 1 for v in rivals if v >= threshold)])
+            best = _best_rival(state, name, values, kingdom)
+            goal = best + 1 if best is not None and best >= threshold else threshold
             whose = "and be alone on top"
         else:
             whose = f"to pass {holder} ({values.get(holder, 0)})"

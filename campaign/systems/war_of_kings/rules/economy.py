@@ -57,8 +57,12 @@ def road_neighbours(state: GameState, code: str) -> tuple[str, ...]:
     key = ("road_neighbours", code)
     found = state.memo.get(key)
     if found is None:
-        found = state.memo[key] = state.map.in_order(t for t in state.map.neighbours(code)
-                                                     if road_linked(state, code, t))
+        # road_linked for a neighbour: a road token, or the winter centre on either end (the
+        # centre borders whatever borders it).
+        center, roads = state.map.winter_center, state.roads
+        found = state.memo[key] = state.map.in_order(
+            t for t in state.map.neighbours(code)
+            if code == center or t == center or frozenset((code, t)) in roads)
     return found  # type: ignore[return-value]
 
 
