@@ -8,10 +8,17 @@ and games played the ledger and the games give.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from campaign.models import Kingdom, Tile
 from campaign.systems.swords_and_stones import pages
+from campaign.systems.swords_and_stones import services as sns
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import points as pts
 from campaign.systems.swords_and_stones.state import load, pid
@@ -83,3 +90,32 @@ def test_the_play_pages_kingdoms_come_with_the_points_and_games_the_ledger_and_g
     assert played == pages.games_played(avalon.campaign) == {avalon.red.pk: 2,
                                                             avalon.blue.pk: 1}
     assert pages.points_and_games(avalon.campaign, kingdoms) == (points, played)
+
+
+@pytest.mark.django_db
+def test_the_play_page_reads_no_more_while_the_open_game_is_played_than_while_it_is_set_up(
+        avalon: Avalon, gm: Any, player: Any, settings: Any) -> None:
+    """Its set-ups read each participant's kingdom from the page's kingdoms, and neither the
+    report nor the table at play: none is read again, for the GM or the player."""
+    settings.PAGE_CACHE = False
+    game = sns.challenge(avalon.campaign, gm, avalon.red, at(11, 1), avalon.blue)
+    sns.set_up(avalon.campaign, gm, game, avalon.red, faction="avalonian",
+               supply=[("0202", "WOOD")])
+    clients = []
+    for user in (gm, player):
+        client = Client()
+        client.force_login(user)
+        clients.append(client)
+    page = reverse("campaign:play", args=[avalon.campaign.slug])
+
+    def queries(client: Client) -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get(page)
+        assert response.status_code == 200
+        return len(ctx.captured_queries), response.content.decode()
+
+    set_up = [queries(c) for c in clients]
+    sns.begin_game(avalon.campaign, gm, game)
+    played = [queries(c) for c in clients]
+    assert [n for n, _ in played] == [n for n, _ in set_up]
+    assert all("Being played" in html and "Red's Stockpile" in html for _, html in played)

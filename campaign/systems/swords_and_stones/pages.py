@@ -308,7 +308,13 @@ def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom],
             spends: dict[int, list[str]]) -> list[SetupView]:
     """The open game's participants with their set-ups; ``spends`` are the codes each kingdom
     bought for this game."""
-    parts = list(game.participants.select_related("kingdom", "king", "declared_crate"))
+    # Without the report and the table at play (read by the game's own pages); the kingdoms
+    # are those the page has read.
+    parts = list(game.participants.select_related("declared_crate")
+                 .defer("report", "gm_yes", "titles_taken", "table"))
+    for part in parts:
+        if part.kingdom_id in st.kingdoms:
+            part.kingdom = st.kingdoms[part.kingdom_id]
     # The held crate items of every current King, read with the campaign (``load``).
     crates: dict[int, list[CrateItem]] = st.memo["held_items"]
     found = []
