@@ -355,10 +355,12 @@ def play_context(access: Access) -> dict[str, Any]:
         "standings_html": standings_html(rows, campaign.slug),
         "winner": loaded.kingdoms.get(run.get("winner")) if run.get("winner") else None,
         "tied": [loaded.kingdoms[pk] for pk in run.get("tied", []) if pk in loaded.kingdoms],
+        # Shown only in their own steps of the Construction Phase.
         "gold_due": [(loaded.by_name[k], economy.gold_generation(state, k))
-                     for k in state.kingdoms],
+                     for k in state.kingdoms] if state.phase == wb.RECEIVE_GOLD else [],
         "support_due": [(loaded.by_name[k], support(state, k),
-                         k in run.get("settled", [])) for k in state.kingdoms],
+                         k in run.get("settled", [])) for k in state.kingdoms]
+        if state.phase == wb.CHECK_SUPPORT else [],
         "others": others,
         # WOK-ARMY-1, WOK-ARMY-6: every army on the board is in plain view at the table.
         "field": [{"number": int(a.id[1:]), "kingdom": loaded.kingdom(a.owner),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from campaign.systems.war_of_kings.rules.board import (
     COLOURS,
+    EMPTY_HOLDING,
     GOLD,
     RESOURCES,
     SETTLEMENT_NAMES,
@@ -80,10 +81,14 @@ def chain_paths(state: GameState, kingdom: str, start: str) -> dict[str, tuple[s
         return {}
     paths: dict[str, tuple[str, ...]] = {start: (start,)}
     queue = deque([start])
+    holdings, game_map = state.holdings, state.map
     while queue:
         here = queue.popleft()
         for there in road_neighbours(state, here):
-            if there not in paths and _passable_for(state, kingdom, there):
+            # _passable_for, spelt out: this loop runs for every kingdom on every page.
+            if there not in paths and (
+                    holdings.get(there, EMPTY_HOLDING).controller == kingdom
+                    or game_map.territory(there).kind == WINTER_CENTER):
                 paths[there] = (*paths[here], there)
                 queue.append(there)
     return paths
