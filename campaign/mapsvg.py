@@ -713,6 +713,7 @@ def render_svg(
     line_styles: Mapping[str, LineStyle] | None = None,
     min_font: float = 0.0,
     all_tokens: bool = False,
+    reuse: dict[int, tuple] | None = None,
 ) -> str:
     """Draw ``tiles`` on ``grid`` as one SVG string.
 
@@ -732,6 +733,13 @@ def render_svg(
     ``ECO_DASHES`` in the order they meet kingdoms); ``min_font`` is the smallest text in map
     units (labels and tokens grow towards it); ``all_tokens`` draws every token of a tile, in
     rows, instead of summing the ones that do not fit as "+N".
+
+    ``reuse`` keeps each hex or square tile drawn, by its view's identity (the view kept
+    with it), for the next drawing of the same views with the same arguments: pass the same
+    dict only while ``grid`` and every argument but ``tiles``, ``only`` and ``title`` stay
+    the same (``mapview.load_map`` keeps the views of unchanged tiles between loads). It is
+    ignored where a tile's drawing depends on other tiles or on the order they are drawn in
+    (territory maps, ``eco``, ``terrain_patterns``, ``line_styles``).
     """
     if not (isinstance(size, (int, float)) and math.isfinite(size) and size > 0):
         raise ValueError(f"Tile size must be a positive number, got {size!r}.")
@@ -831,30 +839,56 @@ def render_svg(
     controllers: dict[str, str] = {}
     terrain_words: dict[str, str] = {}
     symbols: dict[tuple[str, str], str] = {}
-    edge_blocks: dict[int, tuple[object, str]] = {}
+    edge_blocks: dict[int, tuple[object, str, tuple[tuple[int, int], ...]]] = {}
     ring_ref, start_use, selected_use = defs.ref("i"), f'<use {defs.ref("s")}/>', \
         f'<use {defs.ref("q")}/>'
     if tile_url is not None:
         url_parts = [_esc(part) for part in tile_url.split("{label}")]
     unexplored_fill = f'"/><use {tile_ref} fill="url(#{p}x)'
 
-    def grid_edges(edges: Mapping[int | str, frozenset[str]]) -> str:
-        """The edge strokes of a hex or square tile."""
+    def grid_edges(edges: Mapping[int | str, frozenset[str]]
+                   ) -> tuple[object, str, tuple[tuple[int, int], ...]]:
+        """The edge strokes of a hex or square tile, and the strokes of ``defs`` they use."""
         slots: dict[tuple[int, str], list[int]] = {}
         for d in sorted(k for k in edges if type(k) is int and 0 <= k < edge_count):
             for slot in ordered(frozenset(edges[d])):
                 slots.setdefault(slot[::2], []).append(d)
         out: list[str] = []
+        used: list[tuple[int, int]] = []
         for (level, style), dirs in slots.items():
             # A feature on every edge (mountains, forests, open sea) is one ring.
             if len(dirs) == edge_count:
                 out.append(f"<use {defs.edge_ref(-1, level)}{style}/>")
+                used.append((-1, level))
             else:
                 for d in dirs:
                     out.append(f"<use {defs.edge_ref(d, level)}{style}/>")
-        return "".join(out)
+                    used.append((d, level))
+        return edges, "".join(out), tuple(used)
 
+    if territory or eco or patterns or line_styles is not None:
+        reuse = None  # their tiles' drawings depend on other tiles or on the order drawn
+    used: tuple[tuple[int, int], ...] = ()
+    start = 0
     for t in tiles:
+        if reuse is not None:
+            kept_tile = reuse.get(id(t))
+            if kept_tile is not None and kept_tile[0] is t:
+                _view, fragment, cx, cy, used = kept_tile
+                if cx - half_w < min_x:
+                    min_x = cx - half_w
+                if cx + half_w > max_x:
+                    max_x = cx + half_w
+                if cy - half_h < min_y:
+                    min_y = cy - half_h
+                if cy + half_h > max_y:
+                    max_y = cy + half_h
+                for d, level in used:
+                    defs.edge_ref(d, level)
+                body.append(fragment)
+                continue
+            start = len(body)
+            used = ()
         if territory:
             if not grid.contains(t.label):
                 raise ValueError(f"Tile {t.label!r} is not a territory of this map.")
@@ -941,8 +975,9 @@ def render_svg(
                 # Views often share one edges mapping (mapview.load_map): drawn once each.
                 kept = edge_blocks.get(id(t.edges))
                 if kept is None or kept[0] is not t.edges:
-                    kept = edge_blocks[id(t.edges)] = (t.edges, grid_edges(t.edges))
+                    kept = edge_blocks[id(t.edges)] = grid_edges(t.edges)
                 body.append(kept[1])
+                used = kept[2]
         if t.is_start:
             body.append(start_use)
         if t.settlement:
@@ -970,6 +1005,8 @@ def render_svg(
         if t.selected:
             body.append(selected_use)
         body.append(close)
+        if reuse is not None:
+            reuse[id(t)] = (t, "".join(body[start:]), cx, cy, used)
 
     if not tiles:
         min_x, min_y, max_x, max_y = 0.0, 0.0, float(size), float(size)

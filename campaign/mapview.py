@@ -7,9 +7,10 @@ the map, so the map page's cost grows only with the drawing itself.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import TextField
 from django.db.models.functions import Cast
@@ -43,6 +44,8 @@ class LoadedMap:
     kingdoms: dict[int, Kingdom]
     views: list[mapsvg.TileView]
     adjacent: dict[str, list[str]] = field(default_factory=dict)
+    # What ``render`` may reuse of earlier drawings of this map (``load_map(reuse=True)``).
+    reuse: dict[Any, dict[int, tuple]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def tiles(self) -> list[TileRow]:
@@ -89,10 +92,39 @@ def blank_map(campaign: Campaign) -> Map:
                width=style.width, height=style.height)
 
 
+# Per map (the last few loaded with ``reuse``): the views made, by everything each was made
+# of, and the tiles drawn, by view (mapsvg.render_svg's ``reuse``), by drawing.
+_REUSED: OrderedDict[tuple, tuple[dict[tuple, mapsvg.TileView], dict[Any, dict[int, tuple]]]] \
+    = OrderedDict()
+_REUSED_MOST = 8
+_REUSED_LOCK = threading.Lock()
+
+
+def _reused(key: tuple, tiles: int) -> tuple[dict[tuple, mapsvg.TileView],
+                                             dict[Any, dict[int, tuple]]]:
+    with _REUSED_LOCK:
+        kept = _REUSED.get(key)
+        if kept is None:
+            kept = _REUSED[key] = ({}, {})
+        _REUSED.move_to_end(key)
+        while len(_REUSED) > _REUSED_MOST:
+            _REUSED.popitem(last=False)
+    if len(kept[0]) > 2 * tiles + 64:
+        kept[0].clear()  # mostly views of tiles as they were: made again as needed
+    return kept
+
+
 def load_map(campaign: Campaign, *, selected: str | None = None,
-             game_map: Map | None = None) -> LoadedMap:
+             game_map: Map | None = None, reuse: bool = False) -> LoadedMap:
     """The campaign's map, with ``selected`` (a tile label) ringed. ``game_map``: its map row
-    (or ``blank_map``) when the caller has read it already."""
+    (or ``blank_map``) when the caller has read it already.
+
+    ``reuse`` (the map pages): a tile's view is made once for everything it is made of (its
+    row as read, its owner's colour and name, its counters, whether it is a capital and
+    selected) and reused by later loads of the same map in this worker while all of that is
+    unchanged, and so is its drawing (``render``): a page drawn again after an event draws
+    only the tiles the event changed. Keyed by content, not by time: a change made anywhere
+    (an event, the admin) is drawn at once."""
     from battles.models import Army
 
     if game_map is None:
@@ -130,6 +162,12 @@ def load_map(campaign: Campaign, *, selected: str | None = None,
     # Grids key edges by direction, territory maps by the neighbour's label.
     territory = game_map.kind == "territory"
     system = campaign.system
+    kept_views: dict[tuple, mapsvg.TileView] | None = None
+    drawings = None
+    if reuse and game_map.pk is not None:
+        kept_views, drawings = _reused(
+            (campaign.pk, system.slug, game_map.pk, game_map.kind, game_map.orientation,
+             game_map.width, game_map.height), len(rows))
     shapes = {c.slug: system.settlement_shape(c.slug) for c in system.settlements}
     feature_sets: dict[str, frozenset[str]] = {}
     edge_maps: dict[str, dict[int | str, frozenset[str]]] = {}
@@ -137,9 +175,19 @@ def load_map(campaign: Campaign, *, selected: str | None = None,
     no_owner = (None, "")
     view_of = mapsvg.tile_view
     adjacency: dict[str, list[str]] = {}
-    for (pk, q, r, label, terrain, features, edges, adjacent, settlement, controller_id,
-         explored, is_start) in rows:
-        colour, name = owners.get(controller_id, no_owner) if controller_id else no_owner
+    for row in rows:
+        (pk, q, r, label, terrain, features, edges, adjacent, settlement, controller_id,
+         explored, is_start) = row
+        owner = owners.get(controller_id, no_owner) if controller_id else no_owner
+        if adjacent != "[]":
+            adjacency[label] = json.loads(adjacent)
+        if kept_views is not None:
+            key = (row, owner, markers.get(pk, ()), pk in capitals, label == selected)
+            view = kept_views.get(key)
+            if view is not None:
+                views.append(view)
+                continue
+        colour, name = owner
         shape = shapes.get(settlement, "marker") if settlement else ""
         if settlement and pk in capitals:
             # A kingdom's capital shows the capital's star, whatever its settlement.
@@ -153,21 +201,27 @@ def load_map(campaign: Campaign, *, selected: str | None = None,
             edge_map = edge_maps[edges] = (
                 {d: frozenset(f) for d, f in decoded.items()} if territory else
                 {int(d): frozenset(f) for d, f in decoded.items() if d.isdigit()})
-        if adjacent != "[]":
-            adjacency[label] = json.loads(adjacent)
         # Views with the same edges share one (read-only) mapping.
-        views.append(view_of(label, q, r, terrain, feature_set, edge_map, settlement, colour,
-                             name, explored, is_start, markers.get(pk, ()),
-                             label == selected, shape))
+        view = view_of(label, q, r, terrain, feature_set, edge_map, settlement, colour, name,
+                       explored, is_start, markers.get(pk, ()), label == selected, shape)
+        views.append(view)
+        if kept_views is not None:
+            kept_views[key] = view
     from campaign.services import grid_for
 
-    loaded = LoadedMap(game_map, None, kingdoms, views, adjacency)  # type: ignore[arg-type]
+    loaded = LoadedMap(game_map, None, kingdoms, views, adjacency,  # type: ignore[arg-type]
+                       drawings)
     grid = grid_for(game_map, loaded.tiles if territory else ())
     return replace(loaded, grid=grid)
 
 
 def render(campaign: Campaign, loaded: LoadedMap, *, tile_url: str | None, eco: bool = False,
            only: set[str] | None = None) -> str:
+    reuse = None
+    if loaded.reuse is not None:
+        reuse = loaded.reuse.setdefault((tile_url, eco, campaign.name), {})
+        if len(reuse) > 2 * len(loaded.views) + 64:
+            reuse.clear()
     return mapsvg.render_svg(
         loaded.grid,
         loaded.views,
@@ -177,6 +231,7 @@ def render(campaign: Campaign, loaded: LoadedMap, *, tile_url: str | None, eco: 
         eco=eco,
         only=only,
         title=f"Map of {campaign.name}",
+        reuse=reuse,
     )
 
 

@@ -202,7 +202,7 @@ def drawing(access: Access, selected: str | None = None, *, eco: bool = False) -
                     _KEPT.move_to_end(key)
                     made = kept[1]
                     return Drawing(made.svg, list(made.legend), game_map, True)
-    loaded = mapview.load_map(campaign, selected=selected, game_map=game_map)
+    loaded = mapview.load_map(campaign, selected=selected, game_map=game_map, reuse=True)
     made = Drawing(mapview.render(campaign, loaded, tile_url=_tile_url(access), eco=eco),
                    legend(campaign, loaded), loaded.game_map, loaded.exists)
     if key is not None:

@@ -1,6 +1,7 @@
 """The map's drawing kept between asks (campaign.views.maps.drawing): answered from memory while
 no event is written, drawn again after any change a service makes (and its undo), the same as
-a drawing made afresh, and never kept with a tile selected."""
+a drawing made afresh, and never kept with a tile selected. And the tiles reused between loads
+(mapview.load_map's ``reuse``): any change shows at once, the same as drawn afresh."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import chronicle
-from campaign.models import Tile
+from battles.models import Army
+from campaign import chronicle, mapview
+from campaign.models import Kingdom, Tile
 from campaign.views import maps
 from tests.campaign.conftest import World
 from tests.campaign.test_map_views import tile_segment
@@ -126,3 +128,51 @@ def test_the_svg_download_and_its_eco_print_are_kept_apart(world: World, kept: A
     assert colour != eco
     assert ask(world, "player", url)[0] == colour
     assert ask(world, "player", url + "?eco=1")[0] == eco
+
+
+# -- tiles reused between loads (mapview.load_map(reuse=True)): by content, so without events --
+
+
+def fresh(world: World, url: str) -> str:
+    """The answer drawn with nothing reused."""
+    mapview._REUSED.clear()
+    return ask(world, "player", url)[0]
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_reused_tiles_show_every_change_even_one_made_without_an_event(world: World,
+                                                                       settings: Any) -> None:
+    settings.PAGE_CACHE = False
+    url = map_url(world)
+    first = drawn(fresh(world, url))
+    assert drawn(ask(world, "player", url)[0]) == first  # drawn again from the kept tiles
+    assert mapview._REUSED
+    Tile.objects.filter(map__campaign=world.campaign, label="0203").update(terrain="mountains")
+    Tile.objects.filter(map__campaign=world.campaign, label="0101").update(controller=world.red)
+    changed = drawn(ask(world, "player", url)[0])
+    assert "<title>0203, mountains" in tile_segment(changed, "0203")
+    assert world.red.colour.lower() in tile_segment(changed, "0101")
+    assert changed == drawn(fresh(world, url))
+    # A kingdom's new colour and name, a counter moved in.
+    Kingdom.objects.filter(pk=world.red.pk).update(colour="#123456", name="Crimson")
+    Army.objects.create(campaign=world.campaign, kingdom=world.blue, number=7,
+                        tile=Tile.objects.get(map__campaign=world.campaign, label="0304"))
+    again = drawn(ask(world, "player", url)[0])
+    assert "#123456" in tile_segment(again, "0101") and "Crimson" in tile_segment(again, "0101")
+    assert "Blue army 7" in tile_segment(again, "0304")
+    assert again == drawn(fresh(world, url))
+    # The selection ring moves with the address.
+    selected = drawn(ask(world, "player", url + "?tile=0304")[0])
+    assert selected == drawn(fresh(world, url + "?tile=0304"))
+    assert drawn(ask(world, "player", url)[0]) == again
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_the_svg_download_reuses_tiles_only_for_its_own_paint(world: World,
+                                                              settings: Any) -> None:
+    settings.PAGE_CACHE = False
+    url = reverse("campaign:map_svg", args=[world.campaign.slug])
+    colour = fresh(world, url)
+    eco = ask(world, "player", url + "?eco=1")[0]
+    assert eco == fresh(world, url + "?eco=1")
+    assert ask(world, "player", url)[0] == colour
