@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, NamedTuple, TypeVar
 
 from django.db import connection
-from django.db.models import BooleanField, IntegerField, Q, Value
+from django.db.models import BooleanField, Count, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 
-from battles.models import Army
+from battles.models import Army, Unit
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.services import grid_for
@@ -306,6 +307,9 @@ class MKState:
     # Kingdoms whose tokens (and orders) are read along with any other kingdom's: a page sets
     # the kingdom whose turn it is and the viewer's, so that it reads them all in one go.
     focus: set[int] = field(default_factory=set, repr=False)
+    # Each army's count of units on its list not destroyed, by primary key, when every token
+    # was read with it (``read_every_token(living=True)``).
+    living_units: dict[int, int] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._rank = {pk: n for n, pk in enumerate(self.kingdom_rows)}
@@ -339,8 +343,17 @@ class MKState:
             self._every = self._read_tokens(Q(campaign_id=self.campaign.pk))
         return self._every
 
+    def read_every_token(self, living: bool = False) -> None:
+        """Read every token on the map now (one query, none once read); with ``living``, each
+        army's count of units still on its list comes along (``living_units``)."""
+        if self._every is None:
+            found: dict[int, int] | None = {} if living else None
+            self._every = self._read_tokens(Q(campaign_id=self.campaign.pk), living=found)
+            self.living_units = found
+
     def _read_tokens(self, scope: Q, armies: bool = True,
                      army_rows: Iterable[Army] | None = None,
+                     living: dict[int, int] | None = None,
                      ) -> tuple[list[mk.Army], list[mk.Ship]]:
         """The armies and ships on the map within ``scope`` (one query, a union; the ships
         alone without ``armies``, or with ``army_rows``, the armies of that scope already read
@@ -361,7 +374,7 @@ class MKState:
                                    a.tile.r) for a in army_rows if a.tile_id is not None),
                                  key=by_kingdom)
         elif armies:
-            army_values, ships_read = _armies_and_ships(where)
+            army_values, ships_read = _armies_and_ships(where, living)
             army_values.sort(key=by_kingdom)
         else:
             army_values = []
@@ -653,27 +666,38 @@ class MKState:
         return self.tile_rows.by_pk(pk)
 
 
-def _armies_and_ships(where: Q) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+def _armies_and_ships(where: Q, living: dict[int, int] | None = None,
+                      ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """The armies and the ships within ``where`` in one query (a union of both tables, each
     row marked with its table): the armies' rows as ``_read_tokens`` reads them (primary key,
     kingdom, number, on its side, defending, points, allied, then the tile's primary key,
     label and position), the ships' likewise (primary key, kingdom, number, on its side,
-    paired army, then the tile's). Columns one table lacks are blank in its rows."""
+    paired army, then the tile's). Columns one table lacks are blank in its rows. Given a
+    ``living`` dict, each army's count of units on its list not destroyed comes along (a
+    subquery per army) and is left there by the army's primary key."""
     tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
+    blank = Value(None, output_field=IntegerField())
+    alive = blank
+    if living is not None:
+        alive = Coalesce(Subquery(
+            Unit.objects.filter(army_list__army_id=OuterRef("pk"), destroyed_reason="")
+            .order_by().values("army_list__army_id").annotate(n=Count("pk")).values("n")),
+            Value(0), output_field=IntegerField())
     armies = Army.objects.filter(where).order_by().values_list(
         Value(0, output_field=IntegerField()), "pk", "kingdom_id", "number", "on_side",
-        "defending", "points", "is_allied", Value(None, output_field=IntegerField()),
-        *tile_fields)
+        "defending", "points", "is_allied", blank, alive, *tile_fields)
     ships = Ship.objects.filter(where).order_by().values_list(
         Value(1, output_field=IntegerField()), "pk", "kingdom_id", "number", "on_side",
         Value(False, output_field=BooleanField()), Value(0, output_field=IntegerField()),
-        Value(False, output_field=BooleanField()), "paired_army_id", *tile_fields)
+        Value(False, output_field=BooleanField()), "paired_army_id", blank, *tile_fields)
     army_values: list[tuple[Any, ...]] = []
     ship_values: list[tuple[Any, ...]] = []
-    for kind, pk, kingdom, number, on_side, defending, points, allied, paired, *tile in (
+    for kind, pk, kingdom, number, on_side, defending, points, allied, paired, n, *tile in (
             armies.union(ships, all=True)):
         if kind == 0:
             army_values.append((pk, kingdom, number, on_side, defending, points, allied, *tile))
+            if living is not None:
+                living[pk] = n or 0
         else:
             ship_values.append((pk, kingdom, number, on_side, paired, *tile))
     return army_values, ship_values

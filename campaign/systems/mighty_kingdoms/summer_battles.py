@@ -732,9 +732,18 @@ def empty_lists(state: MKState, labels: set[str]) -> dict[str, list[tuple[int, s
     """MK-LAND-2, MK-SETUP-7: per tile (of ``labels``), the armies standing there
     whose list has no living unit, as (kingdom id, "Ironmere's army #2"): a Kings of War battle
     would field nothing of them, so the page warns the players and the GM (one query; none
-    without tiles)."""
+    without tiles, nor once every token was read with its living units)."""
     if not labels:
         return {}
+    if state.living_units is not None:  # read with every token (``read_battle_tiles``)
+        living = state.living_units
+        found_here: dict[str, list[tuple[int, str]]] = {}
+        for army in sorted((a for a in state.armies if a.tile in labels),
+                           key=lambda a: (a.kingdom, a.number)):
+            if not living.get(army.id, 0):
+                found_here.setdefault(army.tile, []).append(
+                    (army.kingdom, f"{kingdom_name(state, army.kingdom)}'s army #{army.number}"))
+        return found_here
     armies = (Army.objects.filter(campaign_id=state.campaign.pk, tile__label__in=sorted(labels))
               .annotate(living=Count("army_list__units",
                                      filter=Q(army_list__units__destroyed_reason="")))
@@ -773,7 +782,11 @@ def read_battle_tiles(state: MKState) -> None:
         return
     cache["battle_tiles"] = True
     fought = [label_of(state, b.tile_id) for b in month_battles(state)]
-    all_movers(state)  # every token, before the contested tiles are counted from them
+    # Every token, before the contested tiles are counted from them; with each army's living
+    # units where a Kings of War battle may be fought (MK-LAND-2: ``empty_lists``).
+    kow = (state.options.battle_mode == "kow" or state.options.allow_mode_per_battle
+           or any(is_kow_battle(b) for b in pending_battles(state)))
+    state.read_every_token(living=kow)
     state.read_around(dict.fromkeys(fought, 1), alone=contested_labels(state))
 
 
