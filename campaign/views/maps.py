@@ -391,7 +391,7 @@ def paint(request: HttpRequest, slug: str) -> HttpResponse:
     except services.ServiceError as exc:
         return refuse(request, str(exc), context=tabs_context(access, "map"))
     if request.htmx:
-        loaded = mapview.load_map(access.campaign, selected=tile.label)
+        loaded = mapview.load_map(access.campaign, selected=tile.label, reuse=True)
         return HttpResponse(mapview.render(access.campaign, loaded, tile_url=_tile_url(access)))
     return redirect("campaign:map_edit", slug)
 
