@@ -327,6 +327,9 @@ class Event(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_unique")
         ]
+        # A kingdom's latest event, read for every page's version (campaign/live.py): found at
+        # the end of this index instead of sorting all the kingdom's events.
+        indexes = [models.Index(fields=["kingdom", "seq"], name="event_kingdom_seq")]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.summary}"
