@@ -89,3 +89,61 @@ def kingdom_options(kingdoms: Sequence[Any]) -> SafeString:
     """One ``<option>`` per kingdom, its id as the value and its name as the text."""
     return mark_safe("".join(  # noqa: S308 - every value is escaped
         f'<option value="{k.pk}">{escape(k.name)}</option>' for k in kingdoms))
+
+
+def economy_html(kingdom: Any, eco: dict[str, Any]) -> SafeString:
+    """A kingdom's stockpile, ledger, gold lines, AP and armies (``reading.kingdom_economy``):
+    what ``war_of_kings/economy.html`` showed."""
+    from campaign.words import counted
+
+    e = escape
+    columns = eco["ledger_columns"]
+    out = ['\n<section class="card stack wok-economy">\n'
+           f'  <h2><span class="swatch" data-c="{e(kingdom.colour)}"></span>{e(kingdom.name)}: '
+           'stockpile and ledger</h2>\n  <p class="row wok-stock">']
+    out.extend(f"<span><strong>{e(n)}</strong> {e(str(name).lower())}</span>"
+               for name, n in eco["stock"])
+    out.append('</p>\n  <div class="table-wrap"><table class="wok-ledger">\n'
+               '    <caption class="small">Collected each time a Resource Die shows the colour '
+               '(WOK-LEDGER-3)</caption>\n    <thead><tr><th></th>')
+    out.extend(f'<th class="num wok-{e(c["colour"])}">{e(c["colour"])}</th>' for c in columns)
+    out.append("</tr></thead>\n    <tbody>")
+    for row in eco["ledger_rows"]:
+        out.append(f"<tr><th>{e(row['resource'])}</th>")
+        out.extend(f'<td class="num">{e(n) if n else "·"}</td>' for n in row["cells"])
+        out.append("</tr>")
+    out.append('</tbody>\n  </table></div>\n  <details><summary class="small">Where each colour '
+               'comes from</summary><ul class="small">')
+    for c in columns:
+        colour = str(c["colour"])
+        out.extend(f"<li>{e(colour[:1].upper() + colour[1:])}: {e(s['code'])} ({e(s['level'])}) "
+                   f"gives {e(s['out'])}</li>" for s in c["sources"])
+    out.append("</ul></details>\n  ")
+    if eco["last_income"]:
+        dice = ", ".join(e(d) for d in eco["last_dice"])
+        out.append(f'<p class="small">Last Resource Dice {dice}: {e(eco["last_income"])} from '
+                   "this board.</p>")
+    out.append(f'\n  <details open><summary><strong>{e(eco["gold"])} gold per round</strong> '
+               f'(trade revenue to the capital {e(eco["capital"])}, WOK-ECON-4)</summary>\n'
+               '    <ul class="small wok-gold">')
+    lines = eco["gold_lines"]
+    for line in lines:
+        out.append(f'<li{"" if line.connected else " class=" + chr(34) + "muted" + chr(34)}>'
+                   f'{"+" + e(line.gold) if line.connected else "0"} · {e(line.settlement)} in '
+                   f"{e(line.territory)}: {e(line.reason)}</li>")
+    if not lines:
+        out.append("<li>No settlements.</li>")
+    support = eco["support"]
+    out.append("</ul>\n  </details>\n"
+               f'  <p class="small">{e(eco["score"].total)} AP · '
+               f'{e(counted(eco["territories"], "territory"))} · fortification levels '
+               f'{e(eco["fort_levels"])} · armies {e(support.armies)} ({e(support.supported)} '
+               "supported)</p>\n  ")
+    if eco["armies"]:
+        out.append('<ul class="small wok-armies">')
+        out.extend(f"<li>Army {e(a['number'])} in {e(a['where'])}: "
+                   f"{'ready' if a['ready'] else 'unready'}, {e(a['damage'])} of 3 damage</li>"
+                   for a in eco["armies"])
+        out.append("</ul>")
+    out.append("\n</section>\n")
+    return mark_safe("".join(out))  # noqa: S308 - every value is escaped

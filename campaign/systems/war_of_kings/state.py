@@ -188,7 +188,8 @@ def _board(tile_rows: Sequence[Any]) -> tuple[wb.MapDef, frozenset[wb.Road]]:
 
 # Boards already made in this process, by the exact text they are made from (see
 # ``_read_board``), the latest used last; a few campaigns' boards are kept.
-_BOARDS: OrderedDict[str, tuple[wb.MapDef, frozenset[wb.Road]]] = OrderedDict()
+_BOARDS: OrderedDict[tuple[tuple[str, ...], ...], tuple[wb.MapDef, frozenset[wb.Road]]] = (
+    OrderedDict())
 _BOARDS_KEPT = 8
 _BOARDS_LOCK = threading.Lock()
 
@@ -200,11 +201,11 @@ def _read_board(campaign: Campaign) -> tuple[list[_TileRow], wb.MapDef, frozense
 
     The map and the roads depend only on each tile's label, name, terrain, primary and
     secondary resource, adjacent labels and edges, in tile order, and are immutable; so they are
-    kept in this process under a key made of exactly that text, and a read whose tiles spell
-    the same text takes them from there instead of decoding the adjacency and edges and
-    building the map again. Any change to any of those (a road built, the map edited, a
-    resource changed) changes the key, so a kept board is never stale; the holdings, armies
-    and stockpiles are read fresh every time."""
+    kept in this process under a key made of exactly those values (a tuple per tile, the JSON
+    columns as their text), and a read whose tiles give the same values takes them from there
+    instead of decoding the adjacency and edges and building the map again. Any change to any
+    of those (a road built, the map edited, a resource changed) changes the key, so a kept
+    board is never stale; the holdings, armies and stockpiles are read fresh every time."""
     rows = list(Tile.objects.filter(map__campaign=campaign).order_by("pk").annotate(
         adjacent_text=Cast("adjacent", TextField()), edges_text=Cast("edges", TextField()),
         data_text=Cast("data", TextField()),
@@ -215,13 +216,10 @@ def _read_board(campaign: Campaign) -> tuple[list[_TileRow], wb.MapDef, frozense
                           q, r, a or "null", e or "null")
                  for (pk, label, name, terrain, settlement, controller_id, a, e, _d, explored,
                       q, r), data in zip(rows, datas, strict=True)]
-    parts = []
-    for tile in tile_rows:
-        data = tile.data if isinstance(tile.data, dict) else {}
-        parts.append(f"{tile.label}\x1f{tile.name}\x1f{tile.terrain}\x1f"
-                     f"{data.get('primary')!r}\x1f{data.get('secondary')!r}\x1f"
-                     f"{tile.adjacent_text}\x1f{tile.edges_text}")
-    key = "\x1e".join(parts)
+    key = tuple(
+        (t.label, t.name, t.terrain, repr(d.get("primary")), repr(d.get("secondary")),
+         t.adjacent_text, t.edges_text)
+        for t in tile_rows for d in (t.data if isinstance(t.data, dict) else {},))
     with _BOARDS_LOCK:
         kept = _BOARDS.get(key)
         if kept is not None:

@@ -27,6 +27,7 @@ from campaign.services import ServiceError
 from campaign.systems.war_of_kings import battles, services
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.fragments import (
+    economy_html,
     kingdom_options,
     standings_html,
     turn_order_html,
@@ -295,8 +296,9 @@ def ledger_page(request: HttpRequest, slug: str, kingdom_id: int) -> HttpRespons
     loaded = st.load(access.campaign)
     if kingdom.name not in loaded.state.capitals:
         raise Http404("This kingdom has no seat in the game yet.")
-    context = {**tabs_context(access, "play"), "kingdom": kingdom,
-               **kingdom_economy(loaded, kingdom.name)}
+    figures = kingdom_economy(loaded, kingdom.name)
+    context = {**tabs_context(access, "play"), "kingdom": kingdom, **figures,
+               "economy_html": economy_html(kingdom, figures)}
     return render(request, "campaign/systems/war_of_kings/ledger.html", context)
 
 
@@ -401,7 +403,9 @@ def play_context(access: Access) -> dict[str, Any]:
 
         # WOK-EVENT-4: a hand is seen by its holder (and a GM acting for it) only.
         context["hand"] = list(Card.objects.filter(holder=me, played_round__isnull=True))
-        context.update(kingdom_economy(loaded, me.name))
+        economy_figures = kingdom_economy(loaded, me.name)
+        context.update(economy_figures)
+        context["economy_html"] = economy_html(me, economy_figures)
         if state.phase == wb.CONSTRUCTION:
             context["builds"] = construction.available_builds(state, me.name, loaded.options)
         if state.phase == wb.CHECK_SUPPORT:
@@ -425,7 +429,8 @@ def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     loaded = st.load(access.campaign)
     if kingdom.name not in loaded.state.capitals:
         return {}
-    return {"wok_kingdom": kingdom, **kingdom_economy(loaded, kingdom.name)}
+    figures = kingdom_economy(loaded, kingdom.name)
+    return {"wok_kingdom": kingdom, **figures, "wok_economy_html": economy_html(kingdom, figures)}
 
 
 # --- armies, battles and the turn (WOK-MOVE, WOK-EXPL, WOK-BATTLE, WOK-RESUPPLY, WOK-EVENT) -----
