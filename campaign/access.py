@@ -60,11 +60,12 @@ def get_campaign_for(request: HttpRequest, slug: str, role: str = Role.OBSERVER)
     user = request.user
     if not user.is_authenticated:
         raise Http404("No such campaign.")
-    # A player's kingdom, their membership and the campaign in one query; a member without a
-    # kingdom takes a second, anyone else a third (every page of a campaign starts here).
+    # A player's kingdom, their membership and the campaign with its map's row (a small one)
+    # in one query; a member without a kingdom takes a second, anyone else a third (every page
+    # of a campaign starts here, and most ask whether there is a map).
     kingdom = (
         Kingdom.objects.filter(campaign__slug=slug, player__user=user)
-        .select_related("player__campaign", "player__user").order_by().first()
+        .select_related("player__campaign__map", "player__user").order_by().first()
     )
     if kingdom is not None and kingdom.player.campaign_id == kingdom.campaign_id:
         membership = kingdom.player
@@ -74,10 +75,10 @@ def get_campaign_for(request: HttpRequest, slug: str, role: str = Role.OBSERVER)
         kingdom = None
         membership = (
             Membership.objects.filter(campaign__slug=slug, user=user)
-            .select_related("campaign", "user").first()
+            .select_related("campaign__map", "user").first()
         )
         campaign = membership.campaign if membership is not None else (
-            Campaign.objects.filter(slug=slug).first())
+            Campaign.objects.filter(slug=slug).select_related("map").first())
     if campaign is None:
         raise Http404("No such campaign.")
     if user.is_superuser:
