@@ -3,7 +3,8 @@
 Run: `.venv/bin/python bench/page_profile.py CAMPAIGN PAGE [--size 16] [--db NAME] [--keep]
 [--top 30] [--sql]` (PostgreSQL answering on 127.0.0.1:5432 as user ``postgres``). PAGE is one of
 play, kingdom, map, overview, as in bench/phone_pages.py: the first player's page (by kingdom)
-with the page cache emptied before each ask and DEBUG off. It builds the database NAME
+with the kept pages and map drawings emptied before each ask (the first view after an event)
+and DEBUG off. It builds the database NAME
 (``hexkeep_page_profile`` unless told) with every demo campaign grown ``--size``-fold, or with
 ``--keep`` reuses the one an earlier run left (made at the same size), so that one can profile
 a page, change the code and profile it again in seconds. It prints the median time of 15 asks
@@ -26,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.phone_pages import PG, _environment, _psql, analyze  # noqa: E402
+from bench.phone_pages import PG, _environment, _psql, after_an_event, analyze  # noqa: E402
 
 
 def _exists(name: str) -> bool:
@@ -58,7 +59,6 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.core.cache import caches
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
@@ -88,18 +88,18 @@ def main() -> None:
     assert response.status_code == 200, (url, response.status_code)
     samples, cpu = [], []
     for _ in range(15):
-        caches["pages"].clear()
+        after_an_event()
         start, start_cpu = time.perf_counter(), time.process_time()
         client.get(url)
         samples.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
     profile = cProfile.Profile()
     for _ in range(15):
-        caches["pages"].clear()
+        after_an_event()
         profile.enable()
         client.get(url)
         profile.disable()
-    caches["pages"].clear()
+    after_an_event()
     with CaptureQueriesContext(connection) as queries:
         client.get(url)
     print(f"{args.campaign} {args.page} at {args.size}x: {statistics.median(samples):.1f} ms "
