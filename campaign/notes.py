@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from campaign.access import Access
 from campaign.chronicle import Recorder
@@ -50,12 +50,19 @@ def notes_on(access: Access, *, kingdom: Kingdom | None = None,
 
 
 def entries_for(events: Any) -> dict[int, ChronicleEntry]:
-    """The chronicle entries written by ``events`` (one query), by event id."""
+    """The chronicle entries written by ``events`` (one query), by event id. Events read
+    through ``with_entry_flags`` say whether they wrote one: when none did, no query."""
     ids = [e.pk for e in events]
-    if not ids:
+    if not ids or all(getattr(e, "has_entry", None) is False for e in events):
         return {}
     return {entry.event_id: entry
             for entry in ChronicleEntry.objects.filter(event_id__in=ids).order_by("pk")}
+
+
+def with_entry_flags(events: QuerySet[Event]) -> QuerySet[Event]:
+    """``events``, each with ``has_entry``: whether a chronicle entry stands in its place (an
+    EXISTS in the same query, so that a page of events without entries reads none)."""
+    return events.annotate(has_entry=Exists(ChronicleEntry.objects.filter(event=OuterRef("pk"))))
 
 
 def visible_entries(access: Access) -> list[ChronicleEntry]:

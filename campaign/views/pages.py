@@ -13,7 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaign import notifications, services
+from campaign import notes, notifications, services
 from campaign.access import Access, get_campaign_for, visible_events
 from campaign.forms import CampaignCreateForm, CampaignSettingsForm
 from campaign.models import Campaign, Kingdom, Membership, Role
@@ -129,7 +129,7 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
             n_armies=Count("armies", filter=~Q(armies__data__has_key="removed"), distinct=True),
         )
     )
-    events = visible_events(access)[:8]
+    events = notes.with_entry_flags(visible_events(access))[:8]
     access.memo["kingdoms"] = kingdoms = list(kingdoms)
     context = {
         **tabs_context(access, "overview"),

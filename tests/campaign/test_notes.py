@@ -275,3 +275,29 @@ def test_the_media_sweep_keeps_the_photos_of_chronicle_entries(world: World) -> 
     kept = ChronicleEntry.objects.get(pk=entry.pk)
     for name in (kept.image.name, kept.thumbnail.name, replaced.image.name):
         assert kept.image.storage.exists(name)  # the replaced photo comes back with an undo
+
+
+def test_the_overview_shows_an_entry_in_its_events_place_and_reads_entries_only_when_one_is_there(
+        world: World) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    overview = reverse("campaign:detail", args=[world.campaign.slug])
+    client = world.client("player")
+
+    def entry_queries() -> tuple[str, int]:
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(overview)
+        assert page.status_code == 200
+        read = sum('"campaign_chronicleentry"' in q["sql"] and "EXISTS" not in q["sql"]
+                   for q in queries.captured_queries)
+        return page.content.decode(), read
+
+    text, read = entry_queries()
+    assert 'class="story-entry"' not in text and read == 0  # no entry: none read
+    entry = notes.add_entry(world.campaign, world.gm, title="The long winter",
+                            text="Snow fell on Red.")
+    text, read = entry_queries()
+    assert read == 1
+    assert f'id="event-{entry.event.seq}" class=" story"' in text
+    assert "The long winter" in text and "<p>Snow fell on Red.</p>" in text
