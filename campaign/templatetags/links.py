@@ -51,21 +51,25 @@ def address(view_name: str, args: tuple, kwargs: dict, current_app: str | None) 
     return found
 
 
+def current_app(context: template.Context) -> str | None:
+    """The application a page's links are worked out in, as Django's ``{% url %}`` finds it."""
+    try:
+        return context.request.current_app
+    except AttributeError:
+        try:
+            return context.request.resolver_match.namespace
+        except AttributeError:
+            return None
+
+
 class KeptURLNode(URLNode):
     def render(self, context: template.Context) -> str:
         args = tuple(arg.resolve(context) for arg in self.args)
         kwargs = {k: v.resolve(context) for k, v in self.kwargs.items()}
         view_name = self.view_name.resolve(context)
-        try:
-            current_app = context.request.current_app
-        except AttributeError:
-            try:
-                current_app = context.request.resolver_match.namespace
-            except AttributeError:
-                current_app = None
         url = ""
         try:
-            url = address(view_name, args, kwargs, current_app)
+            url = address(view_name, args, kwargs, current_app(context))
         except NoReverseMatch:
             if self.asvar is None:
                 raise
