@@ -125,7 +125,11 @@ def test_the_gm_writes_a_chronicle_entry_with_a_photo(live_server: Any, browser:
         assert story.locator(".story-text p").all_inner_texts() == [
             "Snow lay on the passes.", "Red waited for spring."]
         image = story.locator("img.story-photo")
-        assert image.evaluate("img => img.complete && img.naturalWidth") == 320
+        # A lazy image loads once on screen, and a moment after the page's own load.
+        image.scroll_into_view_if_needed()
+        page.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                               arg=image.element_handle(), timeout=10_000)
+        assert image.evaluate("img => img.naturalWidth") == 320
         no_sideways_scroll(page, width)
         assert_accessible(page)
         shot(page, f"17-chronicle-entry-gm-{width}")
