@@ -39,6 +39,8 @@ def test_writing_a_list_on_a_phone(live_server: Any, world: World) -> None:
         page.select_option("#id_base_us", "2")
         page.get_by_role("button", name="Add the unit").tap()
         page.get_by_text("145 of 500 points").wait_for()
+        # htmx moves the focus once the new form has settled, a moment after the total shows.
+        page.wait_for_function("document.activeElement && document.activeElement.id === 'id_name'")
         seen["focused"] = page.evaluate("document.activeElement.id")
         page.get_by_role("button", name="Copy").first.tap()
         page.get_by_text("290 of 500 points").wait_for()
