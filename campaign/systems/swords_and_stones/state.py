@@ -14,17 +14,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from django.db.models import F, FilteredRelation, Q
+from django.db import connection
 
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
-from campaign.models import Campaign, Kingdom, Tile
+from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.services import ServiceError
 from campaign.systems.swords_and_stones.models import (
     CrateItem,
     Game,
     King,
     TerritoryRecord,
+    TitleAward,
 )
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import titles as tt
@@ -167,6 +168,33 @@ def _layout(size: tuple[int, int], land: Sequence[TileValues], options: gc.Optio
     return cmap
 
 
+# Whole maps read lately, holdings and each Territory's tiles included, keyed by everything
+# they are built from: the rows as read (every column, so any change to a tile's place, label,
+# map type, state or holder makes a new key), the kingdoms' names by primary key, the map
+# types' names and the granularity option. A read that finds its key reuses the map, and with
+# it the map's list of each holder's land (``CampaignMap._by_owner``). Kept only for reads
+# (``load`` without ``lock``), whose tiles are immutable tuples; at most _MAPS_KEPT maps: when
+# full, all are dropped.
+_MAPS: dict[tuple[Any, ...], tuple[gc.CampaignMap, dict[str, list[Any]]]] = {}
+_MAPS_KEPT = 16
+
+
+def read_map(size: tuple[int, int], rows: Sequence[TileValues], options: gc.Options,
+             labels: Mapping[str, str], names_by_pk: Mapping[int, str]
+             ) -> tuple[gc.CampaignMap, dict[str, list[Any]]]:
+    """``build_map`` for a read whose rows are tuples, reused while nothing it depends on has
+    changed (``_MAPS``); the caller gets its own dict of each Territory's tiles."""
+    key = (size, options.territory_granularity, tuple(labels.items()),
+           tuple(names_by_pk.items()), tuple(rows))
+    found = _MAPS.get(key)
+    if found is None:
+        found = build_map(size, rows, options, labels, names_by_pk)
+        if len(_MAPS) >= _MAPS_KEPT:
+            _MAPS.clear()
+        _MAPS[key] = found
+    return found[0], dict(found[1])
+
+
 def build_map(size: tuple[int, int], rows: Sequence[TileValues], options: gc.Options,
               labels: Mapping[str, str], names_by_pk: Mapping[int, str],
               tiles: Sequence[Tile] | None = None
@@ -217,6 +245,45 @@ def held_map(rows: Sequence[TileValues], labels: Mapping[str, str],
     return gc.CampaignMap(tuple(territories), {}, holdings, names), by_territory
 
 
+# The reads of ``load`` written out as SQL: Django takes longer to compile them (and to build a
+# row for each of a 16x map's thousand tiles) than the database takes to answer them.
+_TILE = Tile._meta.db_table
+_MAP = Map._meta.db_table
+_TILE_SELECT = ", ".join(f't."{Tile._meta.get_field(c).column}"' for c in TILE_COLUMNS)
+# The land tiles (the sea is no Territory, SNS-GC-9) in map order, each row ending with the
+# map's width and height after the ``TILE_COLUMNS``.
+_LAND_SQL = (f'SELECT {_TILE_SELECT}, m."width", m."height" FROM "{_TILE}" t '
+             f'JOIN "{_MAP}" m ON m."id" = t."map_id" '
+             f'WHERE m."campaign_id" = %s AND NOT (t."terrain" = %s) ORDER BY t."q", t."r"')
+# The held land tiles in map order, their ``TILE_COLUMNS``.
+_HELD_SQL = (f'SELECT {_TILE_SELECT} FROM "{_TILE}" t JOIN "{_MAP}" m ON m."id" = t."map_id" '
+             f'WHERE m."campaign_id" = %s AND t."controller_id" IS NOT NULL '
+             f'AND NOT (t."terrain" = %s) ORDER BY t."q", t."r"')
+_KING = King._meta.db_table
+_KING_FIELDS = ("id", "campaign_id", "kingdom_id", "name", "reign", "crowned_before",
+                "died_in_id", "current")
+_KING_SELECT = ", ".join(f'k."{c}"' for c in _KING_FIELDS)
+_TITLE = TitleAward._meta.db_table
+_CRATE = CrateItem._meta.db_table
+# Every King with the code of each Title he holds (a row per Title, or one row without).
+_KINGS_SQL = (f'SELECT {_KING_SELECT}, a."code" FROM "{_KING}" k '
+              f'LEFT OUTER JOIN "{_TITLE}" a ON a."king_id" = k."id" '
+              f'WHERE k."campaign_id" = %s ORDER BY k."kingdom_id", k."reign", a."id"')
+# The same with each crate item he holds: a row per Title and item.
+_KINGS_ITEMS_SQL = (f'SELECT {_KING_SELECT}, a."code", i."id", i."name", i."kind", i."effect", '
+                    f'i."game_id" FROM "{_KING}" k '
+                    f'LEFT OUTER JOIN "{_TITLE}" a ON a."king_id" = k."id" '
+                    f'LEFT OUTER JOIN "{_CRATE}" i ON i."king_id" = k."id" AND i."status" = %s '
+                    f'WHERE k."campaign_id" = %s '
+                    f'ORDER BY k."kingdom_id", k."reign", a."id", i."id"')
+
+
+def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: bool = True,
          read_kingdoms: Sequence[Kingdom] | None = None, held_only: bool = False,
          read_tiles: Sequence[Tile] | None = None) -> SnsState:
@@ -242,8 +309,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
         rows = sorted((tile_values(t) for t in read_tiles if t.terrain != WATER),
                       key=lambda row: (row[_Q], row[_R]))
     elif held:
-        rows = list(Tile.objects.filter(map__campaign=campaign, controller__isnull=False)
-                    .exclude(terrain=WATER).order_by("q", "r").values_list(*TILE_COLUMNS))
+        rows = _fetch(_HELD_SQL, (campaign.pk, WATER))
     elif lock:
         tiles = list(Tile.objects.filter(map__campaign=campaign).select_related("map")
                      .order_by("q", "r"))
@@ -252,11 +318,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
             campaign.map = tiles[0].map  # type: ignore[misc]
             size = (campaign.map.width, campaign.map.height)
     else:
-        # The land tiles (the sea is no Territory, SNS-GC-9), each row ending with the map's
-        # width and height after the ``TILE_COLUMNS``.
-        rows = list(Tile.objects.filter(map__campaign=campaign).exclude(terrain=WATER)
-                    .order_by("q", "r")
-                    .values_list(*TILE_COLUMNS, "map__width", "map__height"))
+        rows = _fetch(_LAND_SQL, (campaign.pk, WATER))
         if rows:
             size = (rows[0][6], rows[0][7])
     kingdom_rows = Kingdom.objects.filter(campaign=campaign).order_by("order_position", "pk")
@@ -280,38 +342,43 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
     # Every King with the code of each Title he holds and, with ``crates``, each crate item he
     # holds, in one query (a row per Title and item, or one row with neither); only a current
     # King's Titles and items count.
-    king_rows = (King.objects.filter(campaign=campaign).annotate(title_code=F("titles__code"))
-                 .order_by("kingdom_id", "reign", "titles__pk"))
     with_items = kings and crates
-    if with_items:
-        king_rows = king_rows.annotate(
-            held=FilteredRelation("crate_items",
-                                  condition=Q(crate_items__status=CrateItem.Status.HELD)),
-            item_pk=F("held__pk"), item_name=F("held__name"), item_kind=F("held__kind"),
-            item_effect=F("held__effect"), item_game=F("held__game_id"),
-        ).order_by("kingdom_id", "reign", "titles__pk", "held__pk")
+    if not kings:
+        king_rows: list[tuple[Any, ...]] = []
+    elif with_items:
+        king_rows = _fetch(_KINGS_ITEMS_SQL, (CrateItem.Status.HELD.value, campaign.pk))
+    else:
+        king_rows = _fetch(_KINGS_SQL, (campaign.pk,))
+    width = len(_KING_FIELDS)
     seen_items: set[int] = set()
-    for king in (king_rows if kings else ()):
+    king: King | None = None
+    for row in king_rows:
+        if king is None or king.pk != row[0]:
+            king = King.from_db(connection.alias, _KING_FIELDS,
+                                (*row[:width - 1], bool(row[width - 1])))
+        title_code = row[width]
         if king.current:
             current.setdefault(king.kingdom_id, king)
-            if king.title_code is not None:
-                titles.setdefault(king.pk, set()).add(king.title_code)
-            if with_items and king.item_pk is not None and king.item_pk not in seen_items:
-                seen_items.add(king.item_pk)
+            if title_code is not None:
+                titles.setdefault(king.pk, set()).add(title_code)
+            item_pk, item_name, item_kind, item_effect, item_game = (
+                row[width + 1:] if with_items else (None,) * 5)
+            if with_items and item_pk is not None and item_pk not in seen_items:
+                seen_items.add(item_pk)
                 held_items.setdefault(king.kingdom_id, []).append(CrateItem(
-                    id=king.item_pk, king_id=king.pk, name=king.item_name, kind=king.item_kind,
-                    effect=king.item_effect, status=CrateItem.Status.HELD,
-                    game_id=king.item_game))
+                    id=item_pk, king_id=king.pk, name=item_name, kind=item_kind,
+                    effect=item_effect, status=CrateItem.Status.HELD, game_id=item_game))
                 items.setdefault(king.pk, []).append(tt.CrateItem(
-                    king.item_name,
-                    king.item_kind if king.item_kind in tt.CRATE_ITEM_KINDS else tt.GENERAL,
-                    king.item_effect))
+                    item_name, item_kind if item_kind in tt.CRATE_ITEM_KINDS else tt.GENERAL,
+                    item_effect))
         elif not past.get(king.kingdom_id) or past[king.kingdom_id][-1].pk != king.pk:
             past.setdefault(king.kingdom_id, []).append(king)
     labels = {t.slug: t.label for t in campaign.system.terrains}
     names_by_pk = {k.pk: k.name for k in kingdoms.values()}
     if held:
         cmap, by_territory = held_map(rows, labels, names_by_pk)
+    elif rows and tiles is None:
+        cmap, by_territory = read_map(size, rows, options, labels, names_by_pk)
     elif rows:
         cmap, by_territory = build_map(size, rows, options, labels, names_by_pk, tiles)
     else:
