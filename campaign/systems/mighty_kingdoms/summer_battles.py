@@ -137,6 +137,38 @@ def tile_forces(state: MKState, label: str) -> mkb.TileForces | None:
     return _forces_on(state, [label]).get(label)
 
 
+# What the rules make of one tile's forces, kept under those forces themselves (see
+# ``tile_choices``); at most ``CHOICES_KEPT`` tiles' worth, the oldest forgotten first.
+CHOICES_KEPT = 4096
+_CHOICES: dict[mkb.TileForces, tuple[tuple[Any, tuple[tuple[Any, mkb.BattleType], ...]], ...]] = {}
+
+
+def tile_choices(tf: mkb.TileForces) -> tuple[tuple[Any, tuple[tuple[Any, mkb.BattleType], ...]],
+                                               ...]:
+    """MK-BSEL-1/2, MK-AMB-40, MK-BTYPE-1/2, MK-AMB-11: the kingdoms that may choose a battle in
+    this tile, in the tile's order, each with its legal opponents and the battle each choice
+    makes (the chooser not calling a naval battle), as ``choosers_in_tile``, ``legal_opponents``
+    and ``battle_type`` say.
+
+    Their answer depends on nothing but the tile's forces (its label, its controller and every
+    token with its kingdom, kind and whether it stands upright), so it is kept in the process
+    under those forces: a page drawn again after an event works out again only the tiles whose
+    forces changed. At most ``CHOICES_KEPT`` tiles are kept, the oldest forgotten first."""
+    found = _CHOICES.get(tf)
+    if found is None:
+        found = tuple(
+            (chooser, tuple((opp, mkb.battle_type(tf, chooser, opp))
+                            for opp in mkb.legal_opponents(tf, chooser)))
+            for chooser in mkb.choosers_in_tile(tf))
+        while len(_CHOICES) >= CHOICES_KEPT:
+            try:
+                del _CHOICES[next(iter(_CHOICES))]
+            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+                break
+        _CHOICES[tf] = found
+    return found
+
+
 def pending_battles(state: MKState) -> list[Battle]:
     return [b for b in month_battles(state) if b.status == Battle.Status.PENDING]
 
@@ -167,7 +199,7 @@ def battle_blockers(state: MKState) -> list[str]:
             missing.append(f"{entry['name']} must retreat from {label}: "
                            f"{kingdom_name(state, entry['kingdom'])} chooses where (MK-RESULT-5).")
     for tf in free_forces(state):
-        choosers = mkb.choosers_in_tile(tf)
+        choosers = [chooser for chooser, _ in tile_choices(tf)]
         if choosers:
             names = " or ".join(kingdom_name(state, k) for k in choosers)
             missing.append(f"At {tf.label}, {names} may still choose a battle (MK-BSEL-5).")
@@ -799,7 +831,12 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
     fought = [label_of(state, b.tile_id) for b in month_battles(state)]
     around = state.map_around(fought) if fought else None
     state.tokens_at([*labels, *(t.label for t in (around.tiles if around else ()))])
-    found = _forces_on(state, labels)
+    # Tiles whose forces were read already (for whose turn it is, say) are not read again.
+    known = cache_of(state).get("tile_forces", {})
+    found = {label: known[label] for label in labels if known.get(label) is not None}
+    missing = [label for label in labels if label not in known]
+    if missing:
+        found.update(_forces_on(state, missing))
     cache_of(state).setdefault("forces", {k: found[k] for k in contested_now if k in found})
     movers = movers_at(state, labels)
     names = {key: token_title(state, mover) for key, mover in movers.items()}
@@ -812,10 +849,9 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
         sides = [(rows[k], [(movers[t.id].name, t.upright) for t in tf.tokens_of(k)])
                  for k in tf.kingdoms]
         choices = []
-        for chooser in mkb.choosers_in_tile(tf):
+        for chooser, opponents in tile_choices(tf):
             options = []
-            for opp in mkb.legal_opponents(tf, chooser):
-                btype = mkb.battle_type(tf, chooser, opp)
+            for opp, btype in opponents:
                 naval = (mkb.BattleKind.NAVAL in btype.legal_kinds
                          and btype.kind is not mkb.BattleKind.NAVAL)
                 modes = mode_choices(state, btype.kind)
