@@ -9,11 +9,18 @@ same the templates wrote before, byte for byte.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape as _html_escape
 from typing import Any
 
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+
+
+def escape(value: Any) -> str:
+    """``value`` as text with ``& < > " '`` escaped: what ``django.utils.html.escape`` (and so
+    the template's ``{{ }}``) gives, without making a safe string of each piece (the joined
+    fragment is marked safe once)."""
+    return _html_escape(str(value))
 
 
 def _ledger_prefix(slug: str) -> str:

@@ -17,7 +17,11 @@ from campaign.services import ServiceError
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.rules import board as wb
 from campaign.systems.war_of_kings.rules import construction, economy, turns
-from campaign.systems.war_of_kings.rules.achievements import Holders, end_of_round
+from campaign.systems.war_of_kings.rules.achievements import (
+    Holders,
+    strict_losses,
+    update_holders,
+)
 from campaign.systems.war_of_kings.rules.armies import settle_support, support
 from campaign.systems.war_of_kings.rules.options import as_dict, v06_options
 
@@ -512,8 +516,10 @@ def use_v06(campaign: Campaign, user: Any) -> Event:
 
 
 def projected(loaded: st.Loaded) -> Holders:
-    """The holders if the round ended now (WOK-ACH-5, WOK-ACH-6)."""
-    return end_of_round(loaded.state, loaded.holders, loaded.options).holders
+    """The holders if the round ended now (WOK-ACH-5, WOK-ACH-6): those the end-of-round
+    check (``end_of_round``) would hand the cards to, without tallying the scores."""
+    return update_holders(loaded.state, strict_losses(loaded.state, loaded.holders,
+                                                      loaded.options), loaded.options)
 
 
 # --- movement and exploration (part of the player's turn) ---------------------------------------

@@ -29,8 +29,10 @@ from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign, lock_kingdoms
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.services import ServiceError
+from campaign.systems.war_of_kings import compiled
 from campaign.systems.war_of_kings.models import Army
 from campaign.systems.war_of_kings.rules import board as wb
+from campaign.systems.war_of_kings.rules import economy
 from campaign.systems.war_of_kings.rules.achievements import Holders, strict_losses
 from campaign.systems.war_of_kings.rules.options import Options, options_from
 from ledger.models import Balance
@@ -142,6 +144,45 @@ def _holding(tile: Tile, kingdoms: Mapping[int, Kingdom],
                       data.get("raised_round"), int(data.get("raised", 0) or 0))
 
 
+def _holdings(tile_rows: Sequence[Any], kingdoms: Mapping[int, Kingdom],
+              seats: Mapping[int, Kingdom]) -> dict[str, wb.Holding]:
+    """Every tile's holding by label, as :func:`_holding` reads it. Holdings are immutable and
+    compared by value, so tiles that hold the same (most hold nothing) share one; a tile with
+    no controller, settlement or data is the empty holding at once."""
+    names = {pk: k.name for pk, k in kingdoms.items()}
+    made: dict[tuple[Any, ...], wb.Holding] = {}
+    empty = wb.EMPTY_HOLDING
+    found = {}
+    for tile in tile_rows:
+        data = tile.data
+        controller_id = tile.controller_id
+        if not data and not tile.settlement and controller_id not in names:
+            found[tile.label] = empty
+            continue
+        data = data or {}
+        if controller_id in names:
+            controller = names[controller_id]
+        elif data.get("malador"):
+            controller = wb.MALADOR
+        else:
+            controller = None
+        level = SETTLEMENT_LEVEL.get(tile.settlement, 0)
+        culture = _culture_name(data.get("culture"), seats) if level else None
+        if level and culture is None:
+            culture = controller or wb.MALADOR
+        values = (controller, level, culture, int(data.get("fort", 0) or 0),
+                  data.get("settlement_round"), data.get("fort_round"),
+                  data.get("raised_round"), int(data.get("raised", 0) or 0))
+        try:
+            holding = made.get(values)
+            if holding is None:
+                holding = made[values] = wb.Holding(*values)
+        except TypeError:  # a value JSON made unhashable: this tile's own holding
+            holding = wb.Holding(*values)
+        found[tile.label] = holding
+    return found
+
+
 class _TileRow:
     """A tile as a read sees it: the attributes of ``_TILE_FIELDS`` (and ``pk``), with
     ``adjacent`` and ``edges`` decoded from their JSON text only when asked for."""
@@ -186,36 +227,75 @@ def _board(tile_rows: Sequence[Any]) -> tuple[wb.MapDef, frozenset[wb.Road]]:
     return game_map, frozenset(roads)
 
 
+@dataclass(frozen=True)
+class _Board:
+    """A board as the tiles draw it: the map, the roads, and each territory's road steps
+    (``economy.road_neighbours``, which depend on nothing else), worked out once."""
+
+    map: wb.MapDef
+    roads: frozenset[wb.Road]
+    road_steps: Mapping[tuple[str, ...], object]
+
+
+def _made_board(tile_rows: Sequence[Any]) -> _Board:
+    game_map, roads = _board(tile_rows)
+    bare = wb.GameState(map=game_map, holdings={}, roads=roads, capitals={})
+    for code in game_map.codes:
+        economy.road_neighbours(bare, code)
+    return _Board(game_map, roads, {k: v for k, v in bare.memo.items()
+                                    if k[0] == "road_neighbours"})
+
+
 # Boards already made in this process, by the exact text they are made from (see
 # ``_read_board``), the latest used last; a few campaigns' boards are kept.
-_BOARDS: OrderedDict[tuple[tuple[str, ...], ...], tuple[wb.MapDef, frozenset[wb.Road]]] = (
-    OrderedDict())
+_BOARDS: OrderedDict[tuple[tuple[str, ...], ...], _Board] = OrderedDict()
 _BOARDS_KEPT = 8
 _BOARDS_LOCK = threading.Lock()
 
 
-def _read_board(campaign: Campaign) -> tuple[list[_TileRow], wb.MapDef, frozenset[wb.Road]]:
+def _tiles_query(campaign_id: int) -> Any:
+    return Tile.objects.filter(map__campaign_id=campaign_id).order_by("pk").annotate(
+        adjacent_text=Cast("adjacent", TextField()), edges_text=Cast("edges", TextField()),
+        data_text=Cast("data", TextField()),
+    ).values_list("id", "label", "name", "terrain", "settlement", "controller_id",
+                  "adjacent_text", "edges_text", "data_text", "explored", "q", "r")
+
+
+def _kingdoms_query(campaign_id: int) -> Any:
+    return Kingdom.objects.filter(campaign_id=campaign_id).order_by("order_position", "pk")
+
+
+def _armies_query(campaign_id: int) -> Any:
+    return Army.objects.filter(campaign_id=campaign_id).order_by("pk")
+
+
+def _balances_query(campaign_id: int) -> Any:
+    return Balance.objects.filter(kingdom__campaign_id=campaign_id).values_list(
+        "kingdom_id", "resource", "amount")
+
+
+def _read_board(campaign: Campaign) -> tuple[list[_TileRow], _Board]:
     """The campaign's tiles for a read (in id order, no model instances) with their map and
     roads. The JSON columns are read as text; every tile's ``data`` is decoded in one
-    ``json.loads`` (quicker than two thousand small ones).
+    ``json.loads`` (quicker than two thousand small ones), each distinct text once: tiles
+    with the same text share its value, which nothing that reads a board changes.
 
     The map and the roads depend only on each tile's label, name, terrain, primary and
     secondary resource, adjacent labels and edges, in tile order, and are immutable; so they are
     kept in this process under a key made of exactly those values (a tuple per tile, the JSON
     columns as their text), and a read whose tiles give the same values takes them from there
-    instead of decoding the adjacency and edges and building the map again. Any change to any
-    of those (a road built, the map edited, a resource changed) changes the key, so a kept
-    board is never stale; the holdings, armies and stockpiles are read fresh every time."""
-    rows = list(Tile.objects.filter(map__campaign=campaign).order_by("pk").annotate(
-        adjacent_text=Cast("adjacent", TextField()), edges_text=Cast("edges", TextField()),
-        data_text=Cast("data", TextField()),
-    ).values_list("id", "label", "name", "terrain", "settlement", "controller_id",
-                  "adjacent_text", "edges_text", "data_text", "explored", "q", "r"))
-    datas = json.loads("[" + ",".join(row[8] or "null" for row in rows) + "]")
-    tile_rows = [_TileRow(pk, label, name, terrain, settlement, controller_id, data, explored,
-                          q, r, a or "null", e or "null")
-                 for (pk, label, name, terrain, settlement, controller_id, a, e, _d, explored,
-                      q, r), data in zip(rows, datas, strict=True)]
+    instead of decoding the adjacency and edges and building the map again (and, as they
+    depend on nothing else, each territory's road steps, which a read's state starts with).
+    Any change to any of those (a road built, the map edited, a resource changed) changes the
+    key, so a kept board is never stale; the holdings, armies and stockpiles are read fresh
+    every time."""
+    rows = compiled.rows("wok.tiles", Tile, _tiles_query, campaign.pk)
+    texts = list(dict.fromkeys(row[8] or "null" for row in rows))
+    decoded = dict(zip(texts, json.loads("[" + ",".join(texts) + "]"), strict=True))
+    tile_rows = [_TileRow(pk, label, name, terrain, settlement, controller_id,
+                          decoded[d or "null"], explored, q, r, a or "null", e or "null")
+                 for (pk, label, name, terrain, settlement, controller_id, a, e, d, explored,
+                      q, r) in rows]
     key = tuple(
         (t.label, t.name, t.terrain, repr(d.get("primary")), repr(d.get("secondary")),
          t.adjacent_text, t.edges_text)
@@ -225,12 +305,12 @@ def _read_board(campaign: Campaign) -> tuple[list[_TileRow], wb.MapDef, frozense
         if kept is not None:
             _BOARDS.move_to_end(key)
     if kept is None:
-        kept = _board(tile_rows)
+        kept = _made_board(tile_rows)
         with _BOARDS_LOCK:
             _BOARDS[key] = kept
             while len(_BOARDS) > _BOARDS_KEPT:
                 _BOARDS.popitem(last=False)
-    return tile_rows, kept[0], kept[1]
+    return tile_rows, kept
 
 
 def army_id(number: int) -> str:
@@ -257,10 +337,12 @@ def load(campaign: Campaign, *, lock: bool = False,
             kingdom_rows = sorted(read_kingdoms, key=lambda k: (
                 k.order_position is None, k.order_position or 0, k.pk))
         else:
-            kingdom_rows = list(Kingdom.objects.filter(campaign=campaign)
-                                .order_by("order_position", "pk"))
-        tile_rows, game_map, roads = _read_board(campaign)
-        army_rows = list(Army.objects.filter(campaign=campaign).order_by("pk"))
+            kingdom_rows = compiled.rows("wok.kingdoms", Kingdom, _kingdoms_query,
+                                         campaign.pk, instances=True)
+        tile_rows, board = _read_board(campaign)
+        game_map, roads = board.map, board.roads
+        army_rows = compiled.rows("wok.armies", Army, _armies_query, campaign.pk,
+                                  instances=True)
     if lock:
         game_map, roads = _board(tile_rows)
     kingdoms = {k.pk: k for k in kingdom_rows}
@@ -269,7 +351,7 @@ def load(campaign: Campaign, *, lock: bool = False,
     by_id = {t.pk: t for t in tile_rows}
     seats = {k.order_position: k for k in kingdom_rows
              if k.order_position is not None and k.capital_tile_id is not None}
-    holdings = {t.label: _holding(t, kingdoms, seats) for t in tile_rows}
+    holdings = _holdings(tile_rows, kingdoms, seats)
     seated = [k for k in kingdom_rows if k.capital_tile_id in by_id]
     capitals = {k.name: by_id[k.capital_tile_id].label for k in seated}
     armies = []
@@ -284,8 +366,10 @@ def load(campaign: Campaign, *, lock: bool = False,
                               else None))
         army_map[ident] = row
     stock: dict[str, dict[str, int]] = {k.name: {} for k in kingdom_rows}
-    for kingdom_id, resource, amount in Balance.objects.filter(
-            kingdom__campaign=campaign).values_list("kingdom_id", "resource", "amount"):
+    balances = (Balance.objects.filter(kingdom__campaign=campaign)
+                .values_list("kingdom_id", "resource", "amount") if lock else
+                compiled.rows("wok.balances", Balance, _balances_query, campaign.pk))
+    for kingdom_id, resource, amount in balances:
         if kingdom_id in kingdoms and resource in STOCK_FIELDS:
             stock[kingdoms[kingdom_id].name][resource] = amount
     run = campaign.state or {}
@@ -300,6 +384,8 @@ def load(campaign: Campaign, *, lock: bool = False,
         eliminated=frozenset(k.name for k in seated if (k.data or {}).get("eliminated")),
         forfeited=frozenset(k.name for k in seated if (k.data or {}).get("forfeited")),
     )
+    if not lock:
+        state.memo.update(board.road_steps)
     try:
         options = options_from(campaign.options)
     except ValueError as exc:

@@ -24,7 +24,7 @@ from campaign.models import Kingdom, Role
 from campaign.once import applies_once
 from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
-from campaign.systems.war_of_kings import battles, services
+from campaign.systems.war_of_kings import battles, compiled, services
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.fragments import (
     economy_html,
@@ -402,7 +402,7 @@ def play_context(access: Access) -> dict[str, Any]:
         from campaign.systems.war_of_kings.models import Card
 
         # WOK-EVENT-4: a hand is seen by its holder (and a GM acting for it) only.
-        context["hand"] = list(Card.objects.filter(holder=me, played_round__isnull=True))
+        context["hand"] = compiled.rows("wok.hand", Card, _hand, me.pk, instances=True)
         economy_figures = kingdom_economy(loaded, me.name)
         context.update(economy_figures)
         context["economy_html"] = economy_html(me, economy_figures)
@@ -591,6 +591,19 @@ def marauders(request: HttpRequest, slug: str) -> HttpResponse:
         parse_int(request.POST.get("count", ""), 1, 5, "count", default=1)))
 
 
+def _pending_battles(campaign_id: int) -> Any:
+    from campaign.systems.war_of_kings.models import Battle
+
+    return Battle.objects.filter(campaign_id=campaign_id,
+                                 status=Battle.Status.PENDING).order_by("number")
+
+
+def _hand(kingdom_id: int) -> Any:
+    from campaign.systems.war_of_kings.models import Card
+
+    return Card.objects.filter(holder_id=kingdom_id, played_round__isnull=True)
+
+
 def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
     """What the active player (and the GM) needs in the turn's phases."""
     from campaign.systems.war_of_kings.models import Battle
@@ -629,12 +642,12 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
     # WOK-MAL-9: the player to the active player's left decides and rolls for the Malador.
     context["malador_decider"] = loaded.kingdom(malador_decider(state))
     context["explore_faces"] = loaded.options.explore_faces_known
-    battles_ = list(Battle.objects.filter(campaign=loaded.campaign,
-                                          status=Battle.Status.PENDING)
-                    .select_related("tile").order_by("number"))
+    battles_ = compiled.rows("wok.pending_battles", Battle, _pending_battles,
+                             loaded.campaign.pk, instances=True)
+    labels = {t.pk: code for code, t in loaded.tiles.items()} if battles_ else {}
     rows = []
     for b in battles_:
-        here = b.tile.label
+        here = labels[b.tile_id] if b.tile_id in labels else b.tile.label
         holder = state.ctrl(here)
         rows.append({"battle": b, "here": here, "holder": holder or "nobody",
                      "attackers": b.data.get("attackers", []),

@@ -98,7 +98,21 @@ def gold_network(state: GameState, kingdom: str) -> frozenset[str]:
     """``Net(k)`` of WOK-ECON-4: what the capital reaches by road through the kingdom's own
     territories; empty while the capital is lost (WOK-ECON-7). The capital anchors the network
     even without a settlement (WOK-ECON-6)."""
-    return frozenset(chain_paths(state, kingdom, state.capital(kingdom)))
+    capital = state.capital(kingdom)
+    if state.ctrl(capital) != kingdom:
+        return frozenset()
+    # The territories chain_paths reaches, without the chains: a plain search.
+    reached = {capital}
+    todo = [capital]
+    holdings, game_map = state.holdings, state.map
+    while todo:
+        for there in road_neighbours(state, todo.pop()):
+            if there not in reached and (
+                    holdings.get(there, EMPTY_HOLDING).controller == kingdom
+                    or game_map.territory(there).kind == WINTER_CENTER):
+                reached.add(there)
+                todo.append(there)
+    return frozenset(reached)
 
 
 def _blocked_paths(state: GameState, kingdom: str, start: str) -> dict[str, str]:
@@ -204,9 +218,11 @@ def gold_generation(state: GameState, kingdom: str) -> int:
     :func:`gold_report`, without explaining the others."""
     key = ("gold", kingdom)
     if key not in state.memo:
-        network = gold_network(state, kingdom)
-        state.memo[key] = sum(GOLD_BY_LEVEL[state.lvl(code)] for code in network
-                              if state.ctrl(code) == kingdom)
+        holdings = state.holdings
+        state.memo[key] = sum(
+            GOLD_BY_LEVEL[holding.level] for code in gold_network(state, kingdom)
+            for holding in (holdings.get(code, EMPTY_HOLDING),)
+            if holding.controller == kingdom)
     return int(state.memo[key])  # type: ignore[call-overload]
 
 
