@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from campaign.access import Access
+from campaign.access import Access, kept_rows
 from campaign.chronicle import Recorder
 from campaign.images import delete_files, process_photo
 from campaign.locking import lock_campaign
@@ -63,6 +63,37 @@ def with_entry_flags(events: QuerySet[Event]) -> QuerySet[Event]:
     """``events``, each with ``has_entry``: whether a chronicle entry stands in its place (an
     EXISTS in the same query, so that a page of events without entries reads none)."""
     return events.annotate(has_entry=Exists(ChronicleEntry.objects.filter(event=OuterRef("pk"))))
+
+
+def _latest_events(campaign_id: int, kingdom_id: int | None = None, *, gm: bool = False,
+                   count: int = 8) -> QuerySet[Event]:
+    events = (Event.objects.filter(campaign_id=campaign_id).select_related("actor", "kingdom")
+              .defer("changes"))
+    if not gm:
+        allowed = Q(visibility=Visibility.PUBLIC)
+        if kingdom_id is not None:
+            allowed |= Q(visibility=Visibility.KINGDOM, kingdom_id=kingdom_id)
+        events = events.filter(allowed)
+    return with_entry_flags(events)[:count]
+
+
+def latest_events(access: Access, count: int = 8) -> list[Event]:
+    """The latest ``count`` events this viewer may read (as ``access.visible_events`` chooses
+    them), latest first, each with ``has_entry`` and its campaign, without their before-images
+    (``changes``, which a list of events does not show): one query, its SQL kept
+    (``access.kept_rows``)."""
+    campaign = access.campaign
+    known = {"campaign": campaign}
+    if access.is_gm:
+        return kept_rows(("latest_events", "gm", count),
+                         lambda c: _latest_events(c, gm=True, count=count), campaign.pk,
+                         known=known)
+    if access.kingdom is not None:
+        return kept_rows(("latest_events", "kingdom", count),
+                         lambda c, k: _latest_events(c, k, count=count), campaign.pk,
+                         access.kingdom.pk, known=known)
+    return kept_rows(("latest_events", "public", count),
+                     lambda c: _latest_events(c, count=count), campaign.pk, known=known)
 
 
 def visible_entries(access: Access) -> list[ChronicleEntry]:

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign import notes, notifications, services
-from campaign.access import Access, get_campaign_for, visible_events
+from campaign.access import Access, get_campaign_for, kept_rows
 from campaign.forms import CampaignCreateForm, CampaignSettingsForm
-from campaign.models import Campaign, Kingdom, Membership, Role
+from campaign.models import Campaign, Kingdom, Membership, Photo, Role, Tile
 from campaign.once import applies_once
 from campaign.templatetags.links import address
 from campaign.views.common import tabs_context
@@ -94,24 +95,54 @@ def create(request: HttpRequest) -> HttpResponse:
 
 def _kingdom_rows(campaign: Campaign, kingdoms: list[Kingdom]) -> SafeString:
     """The overview's table of kingdoms, a row each: built here rather than in the template,
-    where a campaign of 64 kingdoms spent 3 ms on the rows' template nodes."""
+    where a campaign of 64 kingdoms spent 3 ms on the rows' template nodes (each value escaped
+    as ``format_html`` would, with ``html.escape`` straight away)."""
     rows = []
+    slug = campaign.slug
     for k in kingdoms:
-        crest = (format_html('<img class="crest-sm" src="{}" alt="">', k.crest_thumb.url)
+        crest = (f'<img class="crest-sm" src="{escape(k.crest_thumb.url)}" alt="">'
                  if k.crest_thumb else "")
-        player = (k.player.user.get_username() if k.player
-                  else mark_safe('<span class="muted">unclaimed</span>'))
-        rows.append(format_html(
-            '<tr role="row"><th scope="row" role="rowheader"><span class="swatch" data-c="{}">'
-            '</span>\n          {}<a href="{}">{}</a></th>\n'
-            '          <td role="cell" data-label="Player">{}</td>\n'
-            '          <td role="cell" class="num" data-label="Tiles">{}</td>'
-            '<td role="cell" class="num" data-label="Settlements">{}</td>'
-            '<td role="cell" class="num" data-label="Armies">{}</td></tr>\n',
-            k.colour, crest, address("campaign:kingdom", (campaign.slug, k.pk), {}, None),
-            k.name, player, k.n_tiles, k.n_settlements,
-            k.n_armies))
-    return mark_safe("".join(rows))  # each row escaped by format_html
+        player = (escape(k.player.user.get_username()) if k.player
+                  else '<span class="muted">unclaimed</span>')
+        rows.append(
+            f'<tr role="row"><th scope="row" role="rowheader"><span class="swatch" '
+            f'data-c="{escape(k.colour)}"></span>\n          {crest}'
+            f'<a href="{escape(address("campaign:kingdom", (slug, k.pk), {}, None))}">'
+            f'{escape(k.name)}</a></th>\n'
+            f'          <td role="cell" data-label="Player">{player}</td>\n'
+            f'          <td role="cell" class="num" data-label="Tiles">{k.n_tiles:d}</td>'
+            f'<td role="cell" class="num" data-label="Settlements">{k.n_settlements:d}</td>'
+            f'<td role="cell" class="num" data-label="Armies">{k.n_armies:d}</td></tr>\n')
+    return mark_safe("".join(rows))  # every value above escaped
+
+
+def _overview_kingdoms(campaign_id: int) -> QuerySet[Kingdom]:
+    """The campaign's kingdoms by number, each with its player and its counts: tiles and
+    settlements by a subquery each (an index look-up per kingdom), armies in play by a join
+    (a campaign's armies are few). Counting tiles through a join of tiles and armies walked
+    the tile index of every campaign's kingdoms (6 ms at 16x)."""
+    tiles = Tile.objects.filter(controller=OuterRef("pk")).order_by().values("controller")
+
+    def count(rows: QuerySet[Tile]) -> Coalesce:
+        return Coalesce(Subquery(rows.annotate(n=Count("pk")).values("n")), 0)
+
+    return (
+        Kingdom.objects.filter(campaign_id=campaign_id)
+        .select_related("player__user")
+        .annotate(
+            n_tiles=count(tiles),
+            n_settlements=count(tiles.exclude(settlement="")),
+            # Armies taken off for good keep their rows (data["removed"]); count those in play.
+            n_armies=Count("armies", filter=~Q(armies__data__has_key="removed"), distinct=True),
+        )
+        # By number, as the grouped count read them (a query with GROUP BY takes no ordering
+        # from the model).
+        .order_by("pk")
+    )
+
+
+def _photos(campaign_id: int) -> QuerySet[Photo]:
+    return Photo.objects.filter(campaign_id=campaign_id)[:6]
 
 
 @login_required
@@ -119,24 +150,16 @@ def _kingdom_rows(campaign: Campaign, kingdoms: list[Kingdom]) -> SafeString:
 def detail(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_campaign_for(request, slug)
     campaign = access.campaign
-    kingdoms = (
-        Kingdom.objects.filter(campaign=campaign)
-        .select_related("player__user")
-        .annotate(
-            n_tiles=Count("tiles", distinct=True),
-            n_settlements=Count("tiles", filter=~Q(tiles__settlement=""), distinct=True),
-            # Armies taken off for good keep their rows (data["removed"]); count those in play.
-            n_armies=Count("armies", filter=~Q(armies__data__has_key="removed"), distinct=True),
-        )
-    )
-    events = notes.with_entry_flags(visible_events(access))[:8]
-    access.memo["kingdoms"] = kingdoms = list(kingdoms)
+    kingdoms = kept_rows(("overview", "kingdoms"), _overview_kingdoms, campaign.pk,
+                         known={"campaign": campaign})
+    access.memo["kingdoms"] = kingdoms
     context = {
         **tabs_context(access, "overview"),
         "kingdoms": kingdoms,
         "kingdom_rows": _kingdom_rows(campaign, kingdoms),
-        "events": events,
-        "photos": campaign.photos.all()[:6],
+        "events": notes.latest_events(access, 8),
+        "photos": kept_rows(("overview", "photos"), _photos, campaign.pk,
+                            known={"campaign": campaign}),
         "unclaimed": [k for k in kingdoms if k.player_id is None],
         "overview_template": campaign.system.template("overview"),
     }

@@ -1,0 +1,132 @@
+"""Reads whose SQL is worked out once (``campaign.access.kept_rows``): the rows are those the
+queryset gives, read afresh each time with the values of the call; only the statement is kept,
+under a key that names the query's shape, so one viewer's read never serves another's rows."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from battles.models import Army
+from campaign import notes
+from campaign.access import Access, kept_rows
+from campaign.models import Event, Kingdom, Role, Tile, Visibility
+from campaign.views.pages import _overview_kingdoms
+from tests.campaign.conftest import World
+from tests.conftest import MIGHTY_KINGDOMS
+
+pytestmark = pytest.mark.system(MIGHTY_KINGDOMS)
+
+
+def _access(world: World, persona: str) -> Access:
+    user = world.user(persona)
+    kingdom = Kingdom.objects.filter(campaign=world.campaign, player__user=user).first()
+    role = Role.GM if persona in {"gm", "admin"} else (
+        Role.OBSERVER if persona == "observer" else Role.PLAYER)
+    return Access(campaign=world.campaign, membership=None, role=role, kingdom=kingdom)
+
+
+def _secret(world: World, kingdom: Kingdom, summary: str) -> Event:
+    seq = world.campaign.events.order_by("-seq").first().seq + 1
+    return Event.objects.create(campaign=world.campaign, seq=seq, kind="test.secret",
+                                summary=summary, visibility=Visibility.KINGDOM, kingdom=kingdom)
+
+
+def test_rows_are_the_querysets_rows(world: World) -> None:
+    def build(slug: str) -> object:
+        return Kingdom.objects.filter(campaign__slug=slug).select_related("player__user")
+
+    for slug in (world.campaign.slug, world.elsewhere.slug, "no-such-campaign"):
+        expected = list(build(slug))
+        with CaptureQueriesContext(connection) as queries:
+            rows = kept_rows(("test", "kingdoms of"), build, slug)
+        assert len(queries) == 1
+        assert [(k.pk, k.name, k.player_id) for k in rows] == [
+            (k.pk, k.name, k.player_id) for k in expected]
+        with CaptureQueriesContext(connection) as queries:
+            assert [k.player and k.player.user.username for k in rows] == [
+                k.player and k.player.user.username for k in expected]
+        assert len(queries) == 0  # the related rows came with them
+
+
+def test_each_viewer_reads_the_events_they_may_see_whoever_read_first(world: World) -> None:
+    _secret(world, world.blue, "Blue buries its gold.")
+    _secret(world, world.red, "Red sharpens its knives.")
+    for order in (["gm", "player", "other_player", "observer"],
+                  ["observer", "other_player", "player", "gm"]):
+        for persona in order:
+            access = _access(world, persona)
+            expected = [e.pk for e in notes.with_entry_flags(
+                Event.objects.filter(campaign=world.campaign).filter(
+                    pk__in=[e.pk for e in world.campaign.events.all()
+                            if access.can_see_event(e)]))[:8]]
+            with CaptureQueriesContext(connection) as queries:
+                events = notes.latest_events(access, 8)
+                labels = [e.clock_label() for e in events]  # each knows its campaign
+            assert len(queries) == 1
+            assert [e.pk for e in events] == expected
+            assert len(labels) == len(events)
+            summaries = {e.summary for e in events}
+            assert ("Blue buries its gold." in summaries) == (persona in {"gm", "other_player"})
+            assert ("Red sharpens its knives." in summaries) == (persona in {"gm", "player"})
+
+
+def test_a_new_event_shows_at_once(world: World) -> None:
+    access = _access(world, "player")
+    before = notes.latest_events(access, 8)
+    _secret(world, world.red, "Red counts its arrows.")
+    after = notes.latest_events(access, 8)
+    assert after[0].summary == "Red counts its arrows."
+    assert [e.pk for e in after[1:]] == [e.pk for e in before[:7]]
+
+
+def test_a_value_worked_into_a_pattern_is_not_kept(world: World) -> None:
+    def build(text: str) -> object:
+        return Kingdom.objects.filter(name__contains=text).order_by("pk")
+
+    assert [k.name for k in kept_rows(("test", "named like"), build, "ree")] == ["Green"]
+    assert [k.name for k in kept_rows(("test", "named like"), build, "lu")] == ["Blue"]
+
+
+def test_overview_counts_follow_each_change(world: World) -> None:
+    campaign = world.campaign
+    red = world.red
+
+    def counts() -> dict[str, tuple[int, int, int]]:
+        rows = kept_rows(("overview", "kingdoms"), _overview_kingdoms, campaign.pk)
+        assert [k.pk for k in rows] == sorted(k.pk for k in rows)
+        return {k.name: (k.n_tiles, k.n_settlements, k.n_armies) for k in rows}
+
+    def expected() -> dict[str, tuple[int, int, int]]:
+        return {k.name: (Tile.objects.filter(controller=k).count(),
+                         Tile.objects.filter(controller=k).exclude(settlement="").count(),
+                         Army.objects.filter(kingdom=k).exclude(data__has_key="removed").count())
+                for k in Kingdom.objects.filter(campaign=campaign)}
+
+    before = counts()
+    assert before == expected()
+    tiles = list(Tile.objects.filter(map__campaign=campaign).exclude(controller=red)
+                 .order_by("pk").values_list("pk", flat=True)[:3])
+    Tile.objects.filter(pk__in=tiles).update(controller=red, settlement="")
+    Tile.objects.filter(pk=tiles[0]).update(settlement="town")
+    number = (Army.objects.filter(kingdom=red).order_by("-number").values_list(
+        "number", flat=True).first() or 0) + 1
+    Army.objects.create(campaign=campaign, kingdom=red, number=number, name="Host")
+    Army.objects.create(campaign=campaign, kingdom=red, number=number + 1, name="Gone",
+                        data={"removed": True})
+    after = counts()
+    assert after == expected()
+    assert after["Red"][0] == before["Red"][0] + 3
+    assert after["Red"][2] == before["Red"][2] + 1
+
+
+def test_overview_shows_only_the_viewers_secrets(world: World) -> None:
+    _secret(world, world.blue, "Blue buries its gold.")
+    seen = {}
+    for persona in ("gm", "player", "other_player", "observer"):
+        page = world.client(persona).get(world.campaign.get_absolute_url()).content.decode()
+        seen[persona] = "Blue buries its gold." in re.sub(r"\s+", " ", page)
+    assert seen == {"gm": True, "player": False, "other_player": True, "observer": False}
