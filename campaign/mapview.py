@@ -10,8 +10,11 @@ import json
 import threading
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field, replace
+from itertools import compress
+from operator import ne
 from typing import Any, NamedTuple
 
+from django.db import connection
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
@@ -46,6 +49,8 @@ class LoadedMap:
     adjacent: dict[str, list[str]] = field(default_factory=dict)
     # What ``render`` may reuse of earlier drawings of this map (``load_map(reuse=True)``).
     reuse: dict[Any, dict[int, tuple]] | None = field(default=None, repr=False, compare=False)
+    # The views with what they were made of, as ``load_map(reuse=True)`` keeps them.
+    kept: "_Kept | None" = field(default=None, repr=False, compare=False)
 
     @property
     def tiles(self) -> list[TileRow]:
@@ -57,7 +62,16 @@ class LoadedMap:
         return self.game_map.pk is not None
 
     def shown(self) -> "Shown":
-        """What appears on the map, for its legend."""
+        """What appears on the map, for its legend (worked out once for views kept by
+        ``load_map(reuse=True)``)."""
+        kept = self.kept
+        if kept is not None and kept.views is self.views:
+            if not kept.shown:
+                kept.shown.append(self._shown())
+            return kept.shown[0].copy()
+        return self._shown()
+
+    def _shown(self) -> "Shown":
         views = self.views
         shown = Shown()
         shown.terrains = {view.terrain for view in views}
@@ -84,6 +98,10 @@ class Shown:
     start: bool = False
     unexplored: bool = False
 
+    def copy(self) -> "Shown":
+        return Shown(set(self.terrains), set(self.settlements), set(self.edge_features),
+                     set(self.markers), self.start, self.unexplored)
+
 
 def blank_map(campaign: Campaign) -> Map:
     """The unsaved stand-in for a campaign that has no map yet."""
@@ -92,26 +110,168 @@ def blank_map(campaign: Campaign) -> Map:
                width=style.width, height=style.height)
 
 
-# Per map (the last few loaded with ``reuse``): the views made, by everything each was made
-# of, and the tiles drawn, by view (mapsvg.render_svg's ``reuse``), by drawing.
-_REUSED: OrderedDict[tuple, tuple[dict[tuple, mapsvg.TileView], dict[Any, dict[int, tuple]]]] \
-    = OrderedDict()
+# The columns of a tile that its view is made of, as ``_read_tiles`` reads them (the JSON ones as
+# their text).
+_COLUMNS = ("id", "q", "r", "label", "terrain", Cast("features", TextField()),
+            Cast("edges", TextField()), Cast("adjacent", TextField()), "settlement",
+            "controller_id", "explored", "is_start")
+
+
+def _read_tiles(game_map: Map) -> list[tuple]:
+    """The map's tiles as plain rows (``_COLUMNS``, in the map's order), in one query.
+
+    The query is the one ``values_list`` writes, run on the cursor: building thousands of model
+    instances, or even the ORM's rows, was the page's main cost. The rows are compared as read
+    with the ones a kept drawing was made of, so nothing is converted here (SQLite answers the
+    flags as 0 and 1: ``_Maker.view`` reads them as truth values)."""
+    if game_map.pk is None:
+        return []
+    sql, params = Tile.objects.filter(map=game_map).values_list(*_COLUMNS).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+@dataclass(eq=False)
+class _Kept:
+    """A map's views as last loaded with ``reuse``, with everything they were made of: the rows
+    read (``rows``) and, for every tile, its owner's colour and name, its counters, whether it
+    is a capital, and the tile selected (``context``). Never changed once made: a load that
+    finds anything different makes a new one, sharing the views of the tiles it left alone.
+
+    ``svgs`` and ``shown`` keep what was drawn of exactly these views (``render``,
+    ``LoadedMap.shown``)."""
+
+    rows: list[tuple]
+    context: tuple[dict, dict, frozenset, str | None]
+    views: list[mapsvg.TileView]
+    pks: list[int]
+    controllers: list[int | None]
+    labels: list[str]
+    adjacency: dict[str, list[str]]
+    grid: Any = None
+    svgs: dict[tuple, str] = field(default_factory=dict)
+    shown: list["Shown"] = field(default_factory=list)
+
+
+# Per map (the last few loaded with ``reuse``): its views as last loaded without a tile selected
+# ("plain") and with one ("selected"), and the tiles drawn, by view (mapsvg.render_svg's
+# ``reuse``), by drawing ("drawings").
+_REUSED: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
 _REUSED_MOST = 8
 _REUSED_LOCK = threading.Lock()
+# How many whole drawings of one set of views are kept (``render``: the page, the download...).
+_SVGS_MOST = 4
 
 
-def _reused(key: tuple, tiles: int) -> tuple[dict[tuple, mapsvg.TileView],
-                                             dict[Any, dict[int, tuple]]]:
+def _reused(key: tuple) -> dict[str, Any]:
     with _REUSED_LOCK:
         kept = _REUSED.get(key)
         if kept is None:
-            kept = _REUSED[key] = ({}, {})
+            kept = _REUSED[key] = {"drawings": {}, "plain": None, "selected": None}
         _REUSED.move_to_end(key)
         while len(_REUSED) > _REUSED_MOST:
             _REUSED.popitem(last=False)
-    if len(kept[0]) > 2 * tiles + 64:
-        kept[0].clear()  # mostly views of tiles as they were: made again as needed
     return kept
+
+
+class _Maker:
+    """Makes the view of a tile from its row and what the rest of the campaign says of it.
+    Equal feature and edge texts decode once into one shared (read-only) value: views loaded
+    together share their edges mappings (``LoadedMap.shown``, mapsvg.render_svg)."""
+
+    def __init__(self, territory: bool, shapes: dict[str, str], owners: dict, markers: dict,
+                 capitals: frozenset, selected: str | None) -> None:
+        self.territory = territory
+        self.shapes = shapes
+        self.owners = owners
+        self.markers = markers
+        self.capitals = capitals
+        self.selected = selected
+        self.feature_sets: dict[str, frozenset[str]] = {}
+        self.edge_maps: dict[str, dict[int | str, frozenset[str]]] = {}
+
+    def view(self, row: tuple) -> mapsvg.TileView:
+        (pk, q, r, label, terrain, features, edges, _adjacent, settlement, controller_id,
+         explored, is_start) = row
+        colour, name = self.owners.get(controller_id, _NO_OWNER) if controller_id else _NO_OWNER
+        shape = self.shapes.get(settlement, "marker") if settlement else ""
+        if settlement and pk in self.capitals:
+            # A kingdom's capital shows the capital's star, whatever its settlement.
+            settlement = mapsvg.CAPITAL
+        feature_set = self.feature_sets.get(features)
+        if feature_set is None:
+            feature_set = self.feature_sets[features] = frozenset(json.loads(features))
+        edge_map = self.edge_maps.get(edges)
+        if edge_map is None:
+            decoded = json.loads(edges)
+            edge_map = self.edge_maps[edges] = (
+                {d: frozenset(f) for d, f in decoded.items()} if self.territory else
+                {int(d): frozenset(f) for d, f in decoded.items() if d.isdigit()})
+        return mapsvg.tile_view(label, q, r, terrain, feature_set, edge_map, settlement, colour,
+                                name, bool(explored), bool(is_start),
+                                self.markers.get(pk, ()), label == self.selected, shape)
+
+
+_NO_OWNER = (None, "")
+
+
+def _made(rows: list[tuple], maker: _Maker, context: tuple) -> _Kept:
+    """Every tile's view made afresh."""
+    view = maker.view
+    views = [view(row) for row in rows]
+    adjacency = {row[3]: json.loads(row[7]) for row in rows if row[7] != "[]"}
+    return _Kept(rows, context, views, [row[0] for row in rows], [row[9] for row in rows],
+                 [row[3] for row in rows], adjacency)
+
+
+def _changed(before: dict, after: dict) -> set:
+    """The keys whose values differ between two mappings (present in one only included)."""
+    return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+
+
+def _remade(base: _Kept | None, rows: list[tuple], maker: _Maker, context: tuple) -> _Kept:
+    """The views of ``rows`` in ``context``: ``base`` itself when nothing it was made of
+    changed, else a new ``_Kept`` that remakes only the views of the tiles whose row, owner,
+    counters, capital or selection changed."""
+    if base is None or len(base.rows) != len(rows):
+        return _made(rows, maker, context)
+    count = len(rows)
+    changed: set[int] = set()
+    if rows != base.rows:
+        changed.update(compress(range(count), map(ne, rows, base.rows)))
+    else:
+        rows = base.rows
+    owners, markers, capitals, selected = context
+    was_owners, was_markers, was_capitals, was_selected = base.context
+    if owners != was_owners:
+        moved = _changed(was_owners, owners)
+        changed.update(compress(range(count), map(moved.__contains__, base.controllers)))
+    tiles = set()
+    if markers != was_markers:
+        tiles |= _changed(was_markers, markers)
+    if capitals != was_capitals:
+        tiles |= capitals ^ was_capitals
+    if tiles:
+        changed.update(compress(range(count), map(tiles.__contains__, base.pks)))
+    if selected != was_selected:
+        ringed = {selected, was_selected} - {None}
+        changed.update(compress(range(count), map(ringed.__contains__, base.labels)))
+    if not changed:
+        return base
+    views, pks = base.views.copy(), base.pks.copy()
+    controllers, labels = base.controllers.copy(), base.labels.copy()
+    adjacency = base.adjacency.copy()
+    for i in changed:
+        adjacency.pop(labels[i], None)
+    view = maker.view
+    for i in sorted(changed):
+        row = rows[i]
+        views[i] = view(row)
+        pks[i], labels[i], controllers[i] = row[0], row[3], row[9]
+        if row[7] != "[]":
+            adjacency[row[3]] = json.loads(row[7])
+    return _Kept(rows, context, views, pks, controllers, labels, adjacency)
 
 
 def load_map(campaign: Campaign, *, selected: str | None = None,
@@ -119,28 +279,21 @@ def load_map(campaign: Campaign, *, selected: str | None = None,
     """The campaign's map, with ``selected`` (a tile label) ringed. ``game_map``: its map row
     (or ``blank_map``) when the caller has read it already.
 
-    ``reuse`` (the map pages): a tile's view is made once for everything it is made of (its
-    row as read, its owner's colour and name, its counters, whether it is a capital and
-    selected) and reused by later loads of the same map in this worker while all of that is
-    unchanged, and so is its drawing (``render``): a page drawn again after an event draws
-    only the tiles the event changed. Keyed by content, not by time: a change made anywhere
-    (an event, the admin) is drawn at once."""
+    ``reuse`` (the map pages): the views are kept with everything they were made of (each
+    tile's row as read, its owner's colour and name, its counters, whether it is a capital
+    and selected) and reused by later loads of the same map in this worker: a tile's view is
+    made again only when something it is made of changed, and so is its drawing (``render``);
+    when nothing did, the whole drawing and its legend's contents are reused (``render``,
+    ``LoadedMap.shown``). A page drawn again after an event draws only the tiles the event
+    changed. Keyed by content, not by time: a change made anywhere (an event, the admin) is
+    drawn at once."""
     from battles.models import Army
 
     if game_map is None:
         game_map = Map.objects.filter(campaign=campaign).first() or blank_map(campaign)
     kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}
-    capitals = {k.capital_tile_id for k in kingdoms.values() if k.capital_tile_id}
-    # Plain rows, not model instances: building thousands of instances is the page's main cost.
-    # The JSON columns come as their text, decoded once per distinct text: most tiles share a
-    # handful of them ("[]", "{}", a coast on one side...).
-    rows = [] if game_map.pk is None else list(
-        Tile.objects.filter(map=game_map).values_list(
-            "id", "q", "r", "label", "terrain", Cast("features", TextField()),
-            Cast("edges", TextField()), Cast("adjacent", TextField()), "settlement",
-            "controller_id", "explored", "is_start",
-        )
-    )
+    capitals = frozenset(k.capital_tile_id for k in kingdoms.values() if k.capital_tile_id)
+    rows = _read_tiles(game_map)
     found: dict[int, list[mapsvg.Marker]] = defaultdict(list)
     for army in Army.objects.filter(campaign=campaign, tile__isnull=False).only(
         "number", "kingdom_id", "tile_id", "on_side", "defending"
@@ -158,81 +311,71 @@ def load_map(campaign: Campaign, *, selected: str | None = None,
         for tile_id, marker in extra_markers(campaign, kingdoms):
             found[tile_id].append(marker)
     markers = {pk: tuple(items) for pk, items in found.items()}
-    views = []
     # Grids key edges by direction, territory maps by the neighbour's label.
     territory = game_map.kind == "territory"
     system = campaign.system
-    kept_views: dict[tuple, mapsvg.TileView] | None = None
+    owners = {pk: (k.colour, k.name) for pk, k in kingdoms.items()}
+    shapes = {c.slug: system.settlement_shape(c.slug) for c in system.settlements}
+    maker = _Maker(territory, shapes, owners, markers, capitals, selected)
+    context = (owners, markers, capitals, selected)
     drawings = None
     if reuse and game_map.pk is not None:
-        kept_views, drawings = _reused(
-            (campaign.pk, system.slug, game_map.pk, game_map.kind, game_map.orientation,
-             game_map.width, game_map.height), len(rows))
-    shapes = {c.slug: system.settlement_shape(c.slug) for c in system.settlements}
-    feature_sets: dict[str, frozenset[str]] = {}
-    edge_maps: dict[str, dict[int | str, frozenset[str]]] = {}
-    owners = {pk: (k.colour, k.name) for pk, k in kingdoms.items()}
-    no_owner = (None, "")
-    view_of = mapsvg.tile_view
-    adjacency: dict[str, list[str]] = {}
-    for row in rows:
-        (pk, q, r, label, terrain, features, edges, adjacent, settlement, controller_id,
-         explored, is_start) = row
-        owner = owners.get(controller_id, no_owner) if controller_id else no_owner
-        if adjacent != "[]":
-            adjacency[label] = json.loads(adjacent)
-        if kept_views is not None:
-            key = (row, owner, markers.get(pk, ()), pk in capitals, label == selected)
-            view = kept_views.get(key)
-            if view is not None:
-                views.append(view)
-                continue
-        colour, name = owner
-        shape = shapes.get(settlement, "marker") if settlement else ""
-        if settlement and pk in capitals:
-            # A kingdom's capital shows the capital's star, whatever its settlement.
-            settlement = mapsvg.CAPITAL
-        feature_set = feature_sets.get(features)
-        if feature_set is None:
-            feature_set = feature_sets[features] = frozenset(json.loads(features))
-        edge_map = edge_maps.get(edges)
-        if edge_map is None:
-            decoded = json.loads(edges)
-            edge_map = edge_maps[edges] = (
-                {d: frozenset(f) for d, f in decoded.items()} if territory else
-                {int(d): frozenset(f) for d, f in decoded.items() if d.isdigit()})
-        # Views with the same edges share one (read-only) mapping.
-        view = view_of(label, q, r, terrain, feature_set, edge_map, settlement, colour, name,
-                       explored, is_start, markers.get(pk, ()), label == selected, shape)
-        views.append(view)
-        if kept_views is not None:
-            kept_views[key] = view
-    from campaign.services import grid_for
+        slot = _reused((campaign.pk, system.slug, game_map.pk, game_map.kind,
+                        game_map.orientation, game_map.width, game_map.height))
+        which, other = ("plain", "selected") if selected is None else ("selected", "plain")
+        kept = _remade(slot[which] or slot[other], rows, maker, context)
+        slot[which] = kept
+        drawings = slot["drawings"]
+    else:
+        kept = _made(rows, maker, context)
+    loaded = LoadedMap(game_map, None, kingdoms, kept.views,  # type: ignore[arg-type]
+                       kept.adjacency, drawings, kept if drawings is not None else None)
+    grid = kept.grid
+    if grid is None:
+        from campaign.services import grid_for
 
-    loaded = LoadedMap(game_map, None, kingdoms, views, adjacency,  # type: ignore[arg-type]
-                       drawings)
-    grid = grid_for(game_map, loaded.tiles if territory else ())
+        grid = grid_for(game_map, loaded.tiles if territory else ())
+        if territory:
+            kept.grid = grid  # made of the tiles' rows: kept with them
     return replace(loaded, grid=grid)
 
 
 def render(campaign: Campaign, loaded: LoadedMap, *, tile_url: str | None, eco: bool = False,
            only: set[str] | None = None) -> str:
+    """The map's SVG (mapsvg.render_svg). Views kept by ``load_map(reuse=True)`` keep their
+    drawings: drawn again with the same arguments (address, paint, name, palette, ``only``),
+    the same views give the same drawing, answered as it was made."""
+    palette = campaign.system.palette()
+    kept = loaded.kept if loaded.kept is not None and loaded.kept.views is loaded.views else None
+    key = (tile_url, eco, campaign.name, None if only is None else frozenset(only),
+           tuple(palette.items()))
+    if kept is not None:
+        svg = kept.svgs.get(key)
+        if svg is not None:
+            return svg
     reuse = None
     if loaded.reuse is not None:
+        if len(loaded.reuse) > _SVGS_MOST * 2:
+            loaded.reuse.clear()
         reuse = loaded.reuse.setdefault((tile_url, eco, campaign.name), {})
         if len(reuse) > 2 * len(loaded.views) + 64:
             reuse.clear()
-    return mapsvg.render_svg(
+    svg = mapsvg.render_svg(
         loaded.grid,
         loaded.views,
         size=TILE_SIZE,
-        palette=campaign.system.palette(),
+        palette=palette,
         tile_url=tile_url,
         eco=eco,
         only=only,
         title=f"Map of {campaign.name}",
         reuse=reuse,
     )
+    if kept is not None:
+        if len(kept.svgs) >= _SVGS_MOST:
+            kept.svgs.clear()
+        kept.svgs[key] = svg
+    return svg
 
 
 def nearest_edge(grid: geometry.Grid, q: int, r: int, x: float, y: float,

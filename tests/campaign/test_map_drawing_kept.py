@@ -19,6 +19,7 @@ from campaign import chronicle, mapview
 from campaign.models import Kingdom, Tile
 from campaign.views import maps
 from tests.campaign.conftest import World
+from tests.campaign.test_map_kinds import lands  # noqa: F401 (a fixture)
 from tests.campaign.test_map_views import tile_segment
 from tests.conftest import MIGHTY_KINGDOMS
 
@@ -176,3 +177,95 @@ def test_the_svg_download_reuses_tiles_only_for_its_own_paint(world: World,
     eco = ask(world, "player", url + "?eco=1")[0]
     assert eco == fresh(world, url + "?eco=1")
     assert ask(world, "player", url)[0] == colour
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_a_map_loaded_again_unchanged_reuses_its_whole_drawing(world: World) -> None:
+    mapview._REUSED.clear()
+    url = "/c/{label}"
+    first = mapview.load_map(world.campaign, reuse=True)
+    svg = mapview.render(world.campaign, first, tile_url=url)
+    again = mapview.load_map(world.campaign, reuse=True)
+    assert again.views is first.views  # nothing changed: the same views
+    assert mapview.render(world.campaign, again, tile_url=url) is svg
+    assert again.shown() == first.shown()
+    # Other arguments are other drawings, each the same as drawn afresh.
+    plain = mapview.load_map(world.campaign)
+    assert mapview.render(world.campaign, again, tile_url=None) == \
+        mapview.render(world.campaign, plain, tile_url=None)
+    assert mapview.render(world.campaign, again, tile_url=url, eco=True) == \
+        mapview.render(world.campaign, plain, tile_url=url, eco=True)
+    # A change (here without an event) is a new drawing, the same as one made afresh.
+    Tile.objects.filter(map__campaign=world.campaign, label="0203").update(terrain="mountains")
+    changed = mapview.load_map(world.campaign, reuse=True)
+    assert changed.views is not first.views
+    drawn_again = mapview.render(world.campaign, changed, tile_url=url)
+    assert drawn_again != svg
+    assert drawn_again == mapview.render(world.campaign, mapview.load_map(world.campaign),
+                                         tile_url=url)
+    assert changed.shown() == mapview.load_map(world.campaign).shown()
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_reused_views_follow_capitals_renamed_added_and_removed_tiles(world: World) -> None:
+    mapview._REUSED.clear()
+
+    def both() -> tuple[str, str]:
+        reused = mapview.load_map(world.campaign, reuse=True)
+        made = mapview.load_map(world.campaign)
+        assert reused.tiles == made.tiles
+        return (mapview.render(world.campaign, reused, tile_url="/t/{label}"),
+                mapview.render(world.campaign, made, tile_url="/t/{label}"))
+
+    reused, made = both()
+    assert reused == made
+    tile = Tile.objects.get(map__campaign=world.campaign, label="0304")
+    Tile.objects.filter(pk=tile.pk).update(settlement="city")
+    Kingdom.objects.filter(pk=world.red.pk).update(capital_tile=tile)
+    reused, made = both()
+    assert reused == made and "0304" in reused
+    Tile.objects.filter(pk=tile.pk).update(label="9999")
+    reused, made = both()
+    assert reused == made and 'data-tile="9999"' in reused
+    Kingdom.objects.filter(pk=world.red.pk).update(capital_tile=None)
+    Tile.objects.filter(pk=tile.pk).delete()
+    reused, made = both()
+    assert reused == made and 'data-tile="9999"' not in reused
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_a_selected_tile_leaves_the_plain_drawing_kept(world: World) -> None:
+    mapview._REUSED.clear()
+    plain = mapview.load_map(world.campaign, reuse=True)
+    svg = mapview.render(world.campaign, plain, tile_url=None)
+    ringed = mapview.load_map(world.campaign, selected="0203", reuse=True)
+    assert '<use href="#' in mapview.render(world.campaign, ringed, tile_url=None)
+    assert [v.label for v in ringed.views if v.selected] == ["0203"]
+    other = mapview.load_map(world.campaign, selected="0304", reuse=True)
+    assert [v.label for v in other.views if v.selected] == ["0304"]
+    again = mapview.load_map(world.campaign, reuse=True)
+    assert again.views is plain.views
+    assert mapview.render(world.campaign, again, tile_url=None) is svg
+    assert not any(v.selected for v in again.views)
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_a_territory_maps_reused_drawing_follows_its_borders(lands: Any) -> None:
+    mapview._REUSED.clear()
+
+    def both() -> tuple[str, str]:
+        reused = mapview.load_map(lands, reuse=True)
+        made = mapview.load_map(lands)
+        assert reused.tiles == made.tiles
+        assert reused.grid.neighbours("B") == made.grid.neighbours("B")
+        return (mapview.render(lands, reused, tile_url=None),
+                mapview.render(lands, made, tile_url=None))
+
+    reused, made = both()
+    assert reused == made
+    Tile.objects.filter(map__campaign=lands, label="A").update(adjacent=["B", "C"])
+    Tile.objects.filter(map__campaign=lands, label="C").update(adjacent=["B", "A"],
+                                                               edges={"A": ["river"]})
+    reused, made = both()
+    assert reused == made
+    assert reused.count("<line ") == 3  # A - C is a border now
