@@ -29,7 +29,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import threading
 import zlib
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any, Callable
 
@@ -245,6 +247,62 @@ def page_key(request: HttpRequest, slug: str) -> str | None:
     return "page:" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()
 
 
+# Large parts of pages (a map's drawing) kept encoded, and compressed once a page holding them is
+# kept, for every page they appear in: by the text itself (its identity, the text held with it),
+# the few most recently used.
+_BLOCKS: OrderedDict[int, list[Any]] = OrderedDict()
+_BLOCKS_MOST = 4
+_BLOCKS_LOCK = threading.Lock()
+
+
+def _block(text: str) -> list[Any]:
+    """[text, its UTF-8 bytes, those compressed as pages are kept (None until needed)]."""
+    key = id(text)
+    with _BLOCKS_LOCK:
+        kept = _BLOCKS.get(key)
+        if kept is not None and kept[0] is text:
+            _BLOCKS.move_to_end(key)
+            return kept
+    kept = [text, text.encode(), None]
+    with _BLOCKS_LOCK:
+        _BLOCKS[key] = kept
+        _BLOCKS.move_to_end(key)
+        while len(_BLOCKS) > _BLOCKS_MOST:
+            _BLOCKS.popitem(last=False)
+    return kept
+
+
+def encoded_block(text: str) -> bytes:
+    """``text`` in UTF-8, encoded once for the pages that hold it (see ``shared_block``)."""
+    return _block(text)[1]
+
+
+def shared_block(response: HttpResponse, text: str, at: int) -> None:
+    """Say that the page in ``response`` holds ``text`` (``encoded_block``) from byte ``at``:
+    a large part that other pages hold too (the map's drawing, the same for every viewer).
+    ``PageCache`` then compresses it once, not once for every page it keeps; the page kept is
+    the same, byte for byte."""
+    response._page_cache_block = (text, at)  # type: ignore[attr-defined]
+
+
+def _compressed(response: HttpResponse) -> tuple[bytes, ...]:
+    """The page's content as the cache keeps it: compressed, in parts. A part named with
+    ``shared_block`` is compressed once for every page holding it; the parts around it are
+    compressed with each page."""
+    content = response.content
+    shared = getattr(response, "_page_cache_block", None)
+    if shared is not None:
+        text, at = shared
+        block = _block(text)
+        encoded = block[1]
+        if content.startswith(encoded, at):
+            if block[2] is None:
+                block[2] = zlib.compress(encoded, 1)
+            return (zlib.compress(content[:at], 1), block[2],
+                    zlib.compress(content[at + len(encoded):], 1))
+    return (zlib.compress(content, 1),)
+
+
 class PageCache:
     """Middleware (last in ``MIDDLEWARE``): answers the pages of ``CACHED_PAGES`` from the
     ``pages`` cache when the viewer's key is there, and keeps what the view rendered otherwise.
@@ -260,7 +318,7 @@ class PageCache:
             headers = {k: v for k, v in response.items()}
             # Kept compressed: a page is mostly repeated markup (a large map's SVG shrinks
             # about tenfold), and level 1 costs well under a millisecond per 100 KB.
-            caches["pages"].set(key, (zlib.compress(response.content, 1), headers))
+            caches["pages"].set(key, (_compressed(response), headers))
         return response
 
     @staticmethod
@@ -283,8 +341,8 @@ class PageCache:
         if kept is None:
             request._page_cache_key = key  # type: ignore[attr-defined]
             return None
-        content, headers = kept
-        response = HttpResponse(zlib.decompress(content))
+        parts, headers = kept
+        response = HttpResponse(b"".join([zlib.decompress(part) for part in parts]))
         for name, value in headers.items():
             response[name] = value
         return response

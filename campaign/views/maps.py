@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -14,13 +15,14 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import resolve, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from campaign import mapsvg, mapview, services, tile_actions
+from campaign import live, mapsvg, mapview, services, tile_actions
 from campaign.access import Access, get_campaign_for, get_tile_for
 from campaign.forms import GenerateMapForm, TileForm
 from campaign.models import Event, Map, MapKind, Role, Tile
@@ -233,7 +235,30 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_campaign_for(request, slug)
     label = request.GET.get("tile")
     selected = get_tile_for(access, label) if label else None
-    return render(request, "campaign/map.html", _map_context(access, selected))
+    return _map_page(request, _map_context(access, selected))
+
+
+# Where the map page's template puts the drawing, for ``_map_page`` to put the drawing there.
+_DRAWING_SLOT = f"<!--map-drawing-{secrets.token_hex(8)}-->"
+
+
+def _map_page(request: HttpRequest, context: dict) -> HttpResponse:
+    """The map page (campaign/map.html) with the drawing of ``context``. The page is rendered
+    around a stand-in for the drawing, which is then put in as bytes (encoded once for every
+    page that shows it: live.encoded_block): a drawing of megabytes is not copied through the
+    template's every level, nor encoded again for each page, and the page cache compresses it
+    once (live.shared_block). The same page, byte for byte, as rendering the drawing in."""
+    svg = context["svg"]
+    if not context["has_map"] or not svg:
+        return render(request, "campaign/map.html", context)
+    page = render_to_string("campaign/map.html", {**context, "svg": _DRAWING_SLOT}, request)
+    before, slot, after = page.partition(_DRAWING_SLOT)
+    if not slot or _DRAWING_SLOT in after:
+        return render(request, "campaign/map.html", context)
+    head = before.encode()
+    response = HttpResponse(b"".join((head, live.encoded_block(svg), after.encode())))
+    live.shared_block(response, svg, len(head))
+    return response
 
 
 @login_required
@@ -245,7 +270,7 @@ def tile_panel(request: HttpRequest, slug: str, label: str) -> HttpResponse:
     if request.htmx:
         context = {**tabs_context(access, "map"), **_panel_context(access, tile)}
         return render(request, "campaign/map.html#tile-panel", context)
-    return render(request, "campaign/map.html", _map_context(access, tile))
+    return _map_page(request, _map_context(access, tile))
 
 
 def _panel_answer(request: HttpRequest, access: Access, tile: Tile, status: int = 200,

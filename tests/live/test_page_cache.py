@@ -205,3 +205,61 @@ def test_a_page_rendered_after_a_miss_takes_no_more_queries_than_without_the_cac
         response, missed = _get(client, url)
         assert missed == without, name
         assert b"Log out player" in response.content
+
+
+def test_the_map_page_keeps_its_drawing_compressed_once_for_every_viewer(
+        campaign: Campaign, player: User, other_player: User, gm: User,
+        login: Callable[..., Client], monkeypatch: Any) -> None:
+    """The map page is kept in parts: the drawing (the same for every viewer) compressed once,
+    each viewer's page around it on its own. Each is answered as it was rendered, byte for
+    byte, with its own viewer's name."""
+    import zlib
+
+    from campaign import live
+
+    live._BLOCKS.clear()
+    squeezed: list[int] = []
+    compress = zlib.compress
+
+    def counted(data: bytes, level: int = -1) -> bytes:
+        squeezed.append(len(data))
+        return compress(data, level)
+
+    monkeypatch.setattr(zlib, "compress", counted)
+    url = reverse("campaign:map", args=[campaign.slug])
+    pages = {}
+    for user, name in ((player, b"Log out player"), (other_player, b"Log out other"),
+                       (gm, b"Log out gm")):
+        client = login(user)
+        kept = _warm(client, url)
+        again, n = _get(client, url)
+        assert n == 2
+        assert again.content == kept.content and name in again.content
+        pages[name] = again.content
+    assert len(set(pages.values())) == 3
+    [(text, encoded, _)] = live._BLOCKS.values()
+    assert text.startswith("<svg") and all(encoded in page for page in pages.values())
+    # The drawing was compressed once; each page's own parts are small.
+    assert squeezed.count(len(encoded)) == 1
+    assert max(size for size in squeezed if size != len(encoded)) < len(encoded) + 20_000
+
+
+def test_a_shared_part_not_where_it_was_said_to_be_is_kept_with_the_page() -> None:
+    """A page kept in parts is the same bytes; a part said to be somewhere it is not is simply
+    compressed with the rest of the page."""
+    import zlib
+
+    from django.http import HttpResponse
+
+    from campaign import live
+
+    block = "<svg>" + "drawn " * 50 + "</svg>"
+    page = HttpResponse(("<p>before</p>" + block + "<p>after</p>").encode())
+    live.shared_block(page, block, len("<p>before</p>"))
+    parts = live._compressed(page)
+    assert len(parts) == 3
+    assert b"".join(zlib.decompress(part) for part in parts) == page.content
+    elsewhere = HttpResponse(page.content)
+    live.shared_block(elsewhere, block, 2)
+    parts = live._compressed(elsewhere)
+    assert len(parts) == 1 and zlib.decompress(parts[0]) == page.content
