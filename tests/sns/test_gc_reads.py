@@ -119,3 +119,35 @@ def test_the_play_page_reads_no_more_while_the_open_game_is_played_than_while_it
     played = [queries(c) for c in clients]
     assert [n for n, _ in played] == [n for n, _ in set_up]
     assert all("Being played" in html and "Red's Stockpile" in html for _, html in played)
+
+
+def test_a_kept_whole_map_is_reused_only_while_its_tiles_and_kingdoms_are_unchanged(
+        avalon: Avalon) -> None:
+    """A read's whole map, its holdings included, is kept under the rows it was built from:
+    a second read reuses it; a challenge, its undo, a tile edited without an event and a
+    kingdom renamed each show at once."""
+    from tests.sns.conftest import undo
+
+    first = load(avalon.campaign).map
+    assert load(avalon.campaign).map is first
+    assert load(avalon.campaign, lock=True).map is not first  # a locked read builds its own
+    avalon.play(avalon.red, at(2, 2), None, "win", ai_name="Bandits")
+    won = load(avalon.campaign).map
+    assert won is not first and won.holding(at(2, 2)).owner == pid(avalon.red)
+    assert first.holding(at(2, 2)).owner != pid(avalon.red)
+    undo(avalon)
+    undone = load(avalon.campaign).map
+    assert undone.holdings == first.holdings
+    assert undone.owned_by(pid(avalon.red)) == first.owned_by(pid(avalon.red))
+    tile = avalon.tile(at(2, 2))
+    tile.controller = avalon.blue
+    tile.settlement = gc.CLAIMED
+    tile.save()
+    edited = load(avalon.campaign).map
+    assert edited.holding(at(2, 2)) == gc.Holding(gc.CLAIMED, pid(avalon.blue))
+    assert at(2, 2) in edited.owned_by(pid(avalon.blue))
+    avalon.blue.name = "Azure"
+    avalon.blue.save()
+    renamed = load(avalon.campaign).map
+    assert renamed.holding(at(2, 2)) == gc.Holding(gc.CLAIMED, "Azure")
+    assert renamed.owned_by("Azure") and not renamed.owned_by("Blue")

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, IntegerField, Q, QuerySet, Value
-from django.db.models.expressions import RawSQL
+from django.db import connection
+from django.db.models import Count, F, QuerySet
 
 from campaign.access import Access
 from campaign.models import Campaign, Kingdom, Tile
@@ -58,16 +58,24 @@ def points_and_games(campaign: Campaign, kingdoms: Sequence[Kingdom]
     counts as one list (a union)."""
     points: Points = {k.pk: {pts.VP: 0, pts.VEN: 0} for k in kingdoms}
     played: dict[int, int] = {}
-    balances_read = Balance.objects.filter(kingdom_id__in=list(points),
-                                           resource__in=(pts.VP, pts.VEN))
-    games = _played(campaign).annotate(resource=Value("")).values_list("kingdom_id", "resource",
-                                                                       "n")
-    for kingdom_id, resource, amount in balances_read.values_list(
-            "kingdom_id", "resource", "amount").union(games, all=True):
-        if resource:
-            points[kingdom_id][resource] = amount
-        else:
-            played[kingdom_id] = amount
+    # Written out as SQL: the same union as the query sets' (balances, then counts), without
+    # compiling one.
+    sql = (f"SELECT p.kingdom_id, '', COUNT(p.id) FROM {Participant._meta.db_table} p "
+           f"JOIN {Game._meta.db_table} g ON g.id = p.game_id "
+           f"WHERE g.campaign_id = %s AND g.status = %s GROUP BY p.kingdom_id")
+    params: list[Any] = [campaign.pk, Game.Status.PLAYED.value]
+    if points:
+        marks = ", ".join(["%s"] * len(points))
+        sql = (f"SELECT b.kingdom_id, b.resource, b.amount FROM {Balance._meta.db_table} b "
+               f"WHERE b.kingdom_id IN ({marks}) AND b.resource IN (%s, %s) UNION ALL {sql}")
+        params = [*points, pts.VP, pts.VEN, *params]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for kingdom_id, resource, amount in cursor.fetchall():
+            if resource:
+                points[kingdom_id][resource] = amount
+            else:
+                played[kingdom_id] = amount
     return points, played
 
 
@@ -82,15 +90,19 @@ _PLAYED = (f"SELECT COUNT(*) FROM {Participant._meta.db_table} p "
            f"AND g.status = %s")
 
 
+_KINGDOM_COLUMNS = ", ".join(f'{_KINGDOM}."{f.column}"' for f in Kingdom._meta.concrete_fields)
+_KINGDOMS_SQL = (f"SELECT {_KINGDOM_COLUMNS}, ({_AMOUNT}) AS sns_vp, ({_AMOUNT}) AS sns_ven, "
+                 f"({_PLAYED}) AS sns_played FROM {_KINGDOM} WHERE {_KINGDOM}.campaign_id = %s "
+                 f"ORDER BY {_KINGDOM}.order_position ASC, {_KINGDOM}.id ASC")
+
+
 def kingdoms_with_points(campaign: Campaign) -> list[Kingdom]:
     """The campaign's kingdoms in seating order, each with its Victory and Vengeance points (the
     ledger's balances) and games played (SNS-GC-5) read in the same query (``figures_of``
-    gives them)."""
-    return list(Kingdom.objects.filter(campaign=campaign).order_by("order_position", "pk")
-                .annotate(sns_vp=RawSQL(_AMOUNT, (pts.VP,), output_field=IntegerField()),
-                          sns_ven=RawSQL(_AMOUNT, (pts.VEN,), output_field=IntegerField()),
-                          sns_played=RawSQL(_PLAYED, (Game.Status.PLAYED.value,),
-                                            output_field=IntegerField())))
+    gives them). The query is written out (``_KINGDOMS_SQL``): the same rows as the query set
+    ordered by seat and primary key, without compiling one."""
+    return list(Kingdom.objects.raw(_KINGDOMS_SQL, (pts.VP, pts.VEN, Game.Status.PLAYED.value,
+                                                    campaign.pk)))
 
 
 def figures_of(kingdoms: Sequence[Kingdom]) -> tuple[Points, dict[int, int]]:
@@ -184,13 +196,20 @@ def _names(st: SnsState, territories: Sequence[str]) -> list[tuple[str, str]]:
     return [(t, st.territory_name(t)) for t in territories]
 
 
+# The latest games, newest first (the query set ordered by ``-number``, written out).
+_GAME = Game._meta.db_table
+_LATEST_GAMES_SQL = (
+    "SELECT " + ", ".join(f'{_GAME}."{f.column}"' for f in Game._meta.concrete_fields)
+    + f" FROM {_GAME} WHERE {_GAME}.campaign_id = %s ORDER BY {_GAME}.number DESC LIMIT %s")
+
+
 def play_view(access: Access, recent: int = 6) -> PlayView:
     """The play page for one viewer: standings, whose turn, the open game and its set-ups,
     choices left open, points to spend, recent games to report on."""
     kingdoms = kingdoms_with_points(access.campaign)
     st = load(access.campaign, read_kingdoms=kingdoms)
     # The latest games, read once: the last one is the services' (``blockers``, the turn).
-    games = list(Game.objects.filter(campaign=st.campaign).order_by("-number")[:recent])
+    games = list(Game.objects.raw(_LATEST_GAMES_SQL, (st.campaign.pk, recent)))
     for g in games:  # its kingdoms are among those just read
         for role in ("challenger", "defender", "before_owner"):
             kingdom_id = getattr(g, f"{role}_id")
@@ -263,15 +282,23 @@ def _spends(st: SnsState, open_game: Game | None, acting: Sequence[Kingdom]
     """The codes of the spends the play page shows, in one query, by game id and kingdom id:
     every kingdom's for the open game, and the acting kingdoms' bought for their next game
     (under ``None``), in the order they were bought."""
-    wanted = Q(game__isnull=True, kingdom__in=list(acting))
-    if open_game is not None:
-        wanted |= Q(game=open_game)
     found: dict[int | None, dict[int, list[str]]] = {}
     if open_game is None and not acting:
         return found
-    for game_id, kingdom_id, code in (Spend.objects.filter(wanted).order_by("pk")
-                                      .values_list("game_id", "kingdom_id", "code")):
-        found.setdefault(game_id, {}).setdefault(kingdom_id, []).append(code)
+    where = []
+    params: list[Any] = []
+    if acting:
+        marks = ", ".join(["%s"] * len(acting))
+        where.append(f"(s.game_id IS NULL AND s.kingdom_id IN ({marks}))")
+        params.extend(k.pk for k in acting)
+    if open_game is not None:
+        where.append("s.game_id = %s")
+        params.append(open_game.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT s.game_id, s.kingdom_id, s.code FROM {Spend._meta.db_table} s "
+                       f"WHERE {' OR '.join(where)} ORDER BY s.id", params)
+        for game_id, kingdom_id, code in cursor.fetchall():
+            found.setdefault(game_id, {}).setdefault(kingdom_id, []).append(code)
     return found
 
 
