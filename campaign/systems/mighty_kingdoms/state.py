@@ -36,6 +36,7 @@ from battles.models import Army, Unit
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.services import grid_for
+from campaign.systems.mighty_kingdoms import kept_sql
 from campaign.systems.mighty_kingdoms.models import Ship
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
@@ -340,7 +341,8 @@ class MKState:
 
     def _all_tokens(self) -> tuple[list[mk.Army], list[mk.Ship]]:
         if self._every is None:
-            self._every = self._read_tokens(Q(campaign_id=self.campaign.pk))
+            self._every = self._read_tokens(Q(campaign_id=self.campaign.pk),
+                                            every=True)
         return self._every
 
     def read_every_token(self, living: bool = False) -> None:
@@ -348,18 +350,21 @@ class MKState:
         army's count of units still on its list comes along (``living_units``)."""
         if self._every is None:
             found: dict[int, int] | None = {} if living else None
-            self._every = self._read_tokens(Q(campaign_id=self.campaign.pk), living=found)
+            self._every = self._read_tokens(Q(campaign_id=self.campaign.pk), living=found,
+                                            every=True)
             self.living_units = found
 
     def _read_tokens(self, scope: Q, armies: bool = True,
                      army_rows: Iterable[Army] | None = None,
-                     living: dict[int, int] | None = None,
+                     living: dict[int, int] | None = None, every: bool = False,
                      ) -> tuple[list[mk.Army], list[mk.Ship]]:
         """The armies and ships on the map within ``scope`` (one query, a union; the ships
         alone without ``armies``, or with ``army_rows``, the armies of that scope already read
         with their tiles): the campaign, some of its kingdoms or some tiles of its map, each named
         alone so that the database looks the tokens up by that index. A pair's army and ship
-        always share a kingdom and a tile, so a scope by kingdom or by tile has both."""
+        always share a kingdom and a tile, so a scope by kingdom or by tile has both.
+        ``every`` says the scope is the whole campaign (then the query's text is kept, see
+        ``kept_sql``)."""
         where = Q(tile__isnull=False) & scope
         tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
         rank, last = self._rank, len(self._rank)
@@ -374,7 +379,9 @@ class MKState:
                                    a.tile.r) for a in army_rows if a.tile_id is not None),
                                  key=by_kingdom)
         elif armies:
-            army_values, ships_read = _armies_and_ships(where, living)
+            army_values, ships_read = _armies_and_ships(
+                where, living, key=("tokens", self.campaign.pk, living is not None)
+                if every else None)
             army_values.sort(key=by_kingdom)
         else:
             army_values = []
@@ -667,6 +674,7 @@ class MKState:
 
 
 def _armies_and_ships(where: Q, living: dict[int, int] | None = None,
+                      key: tuple[Any, ...] | None = None,
                       ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """The armies and the ships within ``where`` in one query (a union of both tables, each
     row marked with its table): the armies' rows as ``_read_tokens`` reads them (primary key,
@@ -674,26 +682,31 @@ def _armies_and_ships(where: Q, living: dict[int, int] | None = None,
     label and position), the ships' likewise (primary key, kingdom, number, on its side,
     paired army, then the tile's). Columns one table lacks are blank in its rows. Given a
     ``living`` dict, each army's count of units on its list not destroyed comes along (a
-    subquery per army) and is left there by the army's primary key."""
-    tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
-    blank = Value(None, output_field=IntegerField())
-    alive = blank
-    if living is not None:
-        alive = Coalesce(Subquery(
-            Unit.objects.filter(army_list__army_id=OuterRef("pk"), destroyed_reason="")
-            .order_by().values("army_list__army_id").annotate(n=Count("pk")).values("n")),
-            Value(0), output_field=IntegerField())
-    armies = Army.objects.filter(where).order_by().values_list(
-        Value(0, output_field=IntegerField()), "pk", "kingdom_id", "number", "on_side",
-        "defending", "points", "is_allied", blank, alive, *tile_fields)
-    ships = Ship.objects.filter(where).order_by().values_list(
-        Value(1, output_field=IntegerField()), "pk", "kingdom_id", "number", "on_side",
-        Value(False, output_field=BooleanField()), Value(0, output_field=IntegerField()),
-        Value(False, output_field=BooleanField()), "paired_army_id", blank, *tile_fields)
+    subquery per army) and is left there by the army's primary key. With a ``key`` (naming
+    ``where`` and whether ``living`` is asked for), the query's text is kept (``kept_sql``)."""
+
+    def query() -> Any:
+        tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
+        blank = Value(None, output_field=IntegerField())
+        alive: Any = blank
+        if living is not None:
+            alive = Coalesce(Subquery(
+                Unit.objects.filter(army_list__army_id=OuterRef("pk"), destroyed_reason="")
+                .order_by().values("army_list__army_id").annotate(n=Count("pk")).values("n")),
+                Value(0), output_field=IntegerField())
+        armies = Army.objects.filter(where).order_by().values_list(
+            Value(0, output_field=IntegerField()), "pk", "kingdom_id", "number", "on_side",
+            "defending", "points", "is_allied", blank, alive, *tile_fields)
+        ships = Ship.objects.filter(where).order_by().values_list(
+            Value(1, output_field=IntegerField()), "pk", "kingdom_id", "number", "on_side",
+            Value(False, output_field=BooleanField()), Value(0, output_field=IntegerField()),
+            Value(False, output_field=BooleanField()), "paired_army_id", blank, *tile_fields)
+        return armies.union(ships, all=True)
+
     army_values: list[tuple[Any, ...]] = []
     ship_values: list[tuple[Any, ...]] = []
-    for kind, pk, kingdom, number, on_side, defending, points, allied, paired, n, *tile in (
-            armies.union(ships, all=True)):
+    rows = query() if key is None else kept_sql.value_rows(key, query)
+    for kind, pk, kingdom, number, on_side, defending, points, allied, paired, n, *tile in rows:
         if kind == 0:
             army_values.append((pk, kingdom, number, on_side, defending, points, allied, *tile))
             if living is not None:
@@ -865,9 +878,12 @@ def load_state(campaign: Campaign, *, lock: bool = False, data: bool = False) ->
     map_known = Campaign.map.is_cached(campaign)  # type: ignore[attr-defined]
     map_fields = () if map_known else tuple(f"campaign__map__{name}" for name in MAP_FIELDS)
     extra = ("data",) if data else ()
-    kingdom_values = list(Kingdom.objects.filter(campaign=campaign).values_list(
-        *KINGDOM_FIELDS, "start_tile__label", "start_tile__q", "start_tile__r",
-        "capital_tile__label", "capital_tile__q", "capital_tile__r", *extra, *map_fields))
+    # The query's text is kept (``kept_sql``): it depends on the campaign and on these columns.
+    kingdom_values = kept_sql.value_rows(
+        ("kingdoms", campaign.pk, bool(extra), bool(map_fields)),
+        lambda: Kingdom.objects.filter(campaign=campaign).values_list(
+            *KINGDOM_FIELDS, "start_tile__label", "start_tile__q", "start_tile__r",
+            "capital_tile__label", "capital_tile__q", "capital_tile__r", *extra, *map_fields))
     if map_known or not kingdom_values or kingdom_values[0][-len(MAP_FIELDS)] is None:
         map_row = campaign.map  # read here when the campaign has no kingdom yet (or no map)
     else:

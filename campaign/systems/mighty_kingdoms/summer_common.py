@@ -21,6 +21,7 @@ from battles.models import Army, Battle
 from campaign.models import Kingdom
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms.clock import label
+from campaign.systems.mighty_kingdoms import kept_sql
 from campaign.systems.mighty_kingdoms.models import Order, Ship
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState
@@ -66,21 +67,27 @@ def month_orders(state: MKState) -> list[OrderRec]:
     """This month's orders, in the order they were given (one query per state)."""
     cache = cache_of(state)
     if "orders" not in cache:
-        cache["orders"] = read_orders(state, Q())
+        cache["orders"] = read_orders(state, Q(), every=True)
     return cache["orders"]
 
 
-def read_orders(state: MKState, scope: Q) -> list[OrderRec]:
+def read_orders(state: MKState, scope: Q, every: bool = False) -> list[OrderRec]:
     """This month's orders within ``scope``, in the order they were given (one query; the
-    labels of their tiles come with them)."""
+    labels of their tiles come with them). ``every`` says the scope is every kingdom's (then
+    the query's text is kept under the campaign and the month, see ``kept_sql``)."""
     campaign = state.campaign
     if campaign.season != SUMMER or not campaign.month:
         return []
     width = len(ORDER_FIELDS)
-    rows = list(
-        Order.objects.filter(scope, campaign=campaign, year=campaign.year, month=campaign.month)
-        .annotate(outcome_text=Cast("outcome", TextField()))
-        .order_by("given_seq").values_list(*ORDER_FIELDS, *TILE_FIELDS))
+
+    def query() -> Any:
+        return (Order.objects.filter(scope, campaign=campaign, year=campaign.year,
+                                     month=campaign.month)
+                .annotate(outcome_text=Cast("outcome", TextField()))
+                .order_by("given_seq").values_list(*ORDER_FIELDS, *TILE_FIELDS))
+
+    rows = (kept_sql.value_rows(("orders", campaign.pk, campaign.year, campaign.month), query)
+            if every else list(query()))
     for row in rows:
         state.learn(row[width - 5], *row[width:width + 3])  # from_tile_id
         state.learn(row[width - 4], *row[width + 3:])  # target_id

@@ -1,0 +1,72 @@
+"""The kept text of the kingdoms, tokens and orders queries (``kept_sql``): the rows are read
+afresh on every call (an army added, moved or turned on its side, an order given, shows at once),
+each campaign and month keeps its own text, the rows are those Django gives for the same query,
+and at most ``KEPT`` texts are kept."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from battles.models import Army
+from campaign.models import Kingdom, Tile
+from campaign.systems.mighty_kingdoms import kept_sql
+from campaign.systems.mighty_kingdoms.state import load_state
+from tests.mk.test_mk_queries import build
+
+pytestmark = pytest.mark.django_db
+
+
+def tokens(campaign) -> list[tuple[int, int, str, bool]]:  # type: ignore[no-untyped-def]
+    state = load_state(campaign)
+    state.read_every_token(living=True)
+    return [(a.kingdom, a.number, a.tile, a.on_side) for a in state.armies]
+
+
+def test_rows_are_read_afresh_under_a_kept_text() -> None:
+    made = build("kept-a", 10, 10)
+    campaign, (first, second) = made["campaign"], made["armies"]
+    before = tokens(campaign)
+    assert [n for _, n, _, _ in before] == [1, 1]
+    # The same text again: one query, and what changed since shows.
+    Army.objects.filter(pk=first.pk).update(on_side=True)
+    tile = Tile.objects.filter(map__campaign=campaign, label="0505").get()
+    Army.objects.create(campaign=campaign, kingdom=first.kingdom, number=2, tile=tile)
+    with CaptureQueriesContext(connection) as queries:
+        state = load_state(campaign)
+        state.read_every_token(living=True)
+    assert len(queries) == 2
+    after = [(a.kingdom, a.number, a.tile, a.on_side) for a in state.armies]
+    assert after == [(first.kingdom_id, 1, before[0][2], True),
+                     (first.kingdom_id, 2, "0505", False), before[1]]
+    assert state.living_units == {a.pk: 0 for a in Army.objects.filter(campaign=campaign)}
+    Kingdom.objects.filter(pk=second.kingdom_id).update(name="Renamed")
+    assert load_state(campaign).kingdoms[second.kingdom_id].name == "Renamed"
+
+
+def test_each_campaign_keeps_its_own_text() -> None:
+    one, two = build("kept-b", 10, 10), build("kept-c", 10, 10)
+    mine = tokens(one["campaign"])
+    theirs = tokens(two["campaign"])
+    assert {k for k, _, _, _ in mine} == {a.kingdom_id for a in one["armies"]}
+    assert {k for k, _, _, _ in theirs} == {a.kingdom_id for a in two["armies"]}
+    assert tokens(one["campaign"]) == mine
+
+
+def test_rows_match_django_and_are_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    made = build("kept-d", 10, 10)
+    campaign = made["campaign"]
+    monkeypatch.setattr(kept_sql, "KEPT", 2)
+    monkeypatch.setattr(kept_sql._local, "kept", {}, raising=False)
+
+    def query(n: int):  # type: ignore[no-untyped-def]
+        return (Army.objects.filter(campaign=campaign, number__gte=n).order_by("pk")
+                .values_list("pk", "on_side", "tile__label", "kingdom__name"))
+
+    for n in range(4):
+        assert kept_sql.value_rows(("test", n), lambda n=n: query(n)) == list(query(n))
+        assert len(kept_sql._local.kept) <= 2
+    assert list(kept_sql._local.kept) == [("test", 2), ("test", 3)]
+    with pytest.raises(TypeError):
+        kept_sql.value_rows(("test", "models"), lambda: Army.objects.all())
