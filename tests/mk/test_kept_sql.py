@@ -70,3 +70,20 @@ def test_rows_match_django_and_are_bounded(monkeypatch) -> None:  # type: ignore
     assert list(kept_sql._local.kept) == [("test", 2), ("test", 3)]
     with pytest.raises(TypeError):
         kept_sql.value_rows(("test", "models"), lambda: Army.objects.all())
+
+
+def test_standings_count_what_changed_since_the_last_read() -> None:
+    from campaign.systems.mighty_kingdoms.standings import tallies
+
+    made = build("kept-e", 10, 10)
+    campaign, (first, _) = made["campaign"], made["armies"]
+    before = {t.kingdom: t for t in tallies(campaign)}
+    tile = Tile.objects.filter(map__campaign=campaign, label="0505").get()
+    Tile.objects.filter(pk=tile.pk).update(controller=first.kingdom, settlement="village")
+    Army.objects.create(campaign=campaign, kingdom=first.kingdom, number=2, tile=tile, points=7)
+    Kingdom.objects.filter(pk=first.kingdom_id).update(name="Grown")
+    after = {t.kingdom: t for t in tallies(campaign)}
+    mine = after[first.kingdom_id]
+    assert (mine.name, mine.tiles, mine.villages) == (
+        "Grown", before[first.kingdom_id].tiles + 1, before[first.kingdom_id].villages + 1)
+    assert len(mine.army_points) == len(before[first.kingdom_id].army_points) + 1

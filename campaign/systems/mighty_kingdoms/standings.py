@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from battles.models import Army
 from campaign import words
 from campaign.models import Campaign, Kingdom, Tile
+from campaign.systems.mighty_kingdoms import kept_sql
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
 SCORING_NAMES = {
@@ -46,11 +47,14 @@ def army_points(campaign: Campaign) -> dict[int, list[int]]:
     """Each kingdom's armies in play and their points: a Kings of War army with a fixed list
     counts its units still alive; any other army its roster points (MK-SETUP-6)."""
     # One query: each army with the points of its fixed list's living units (None without).
+    # The query's text is kept under the campaign (``kept_sql``); its rows are read each time.
     alive = Q(army_list__fixed_at__isnull=False, army_list__units__destroyed_reason="")
-    armies = (Army.objects.filter(campaign=campaign, tile__isnull=False)
-              .annotate(listed=Sum("army_list__units__points", filter=alive))
-              .order_by("kingdom__order_position", "kingdom__name", "number")
-              .values_list("kingdom_id", "points", "listed"))
+    armies = kept_sql.value_rows(
+        ("standings-armies", campaign.pk),
+        lambda: (Army.objects.filter(campaign=campaign, tile__isnull=False)
+                 .annotate(listed=Sum("army_list__units__points", filter=alive))
+                 .order_by("kingdom__order_position", "kingdom__name", "number")
+                 .values_list("kingdom_id", "points", "listed")))
     by_kingdom: dict[int, list[int]] = defaultdict(list)
     for kingdom, points, listed in armies:
         by_kingdom[kingdom].append(listed or points)
@@ -58,14 +62,19 @@ def army_points(campaign: Campaign) -> dict[int, list[int]]:
 
 
 def tallies(campaign: Campaign) -> list[mk.KingdomTally]:
-    """What each kingdom holds now, for ``mk.standings`` (three queries)."""
-    kingdoms = list(Kingdom.objects.filter(campaign=campaign)
-                    .values_list("pk", "name", "capital_tile_id", "capital_tile__controller_id",
-                                 "capital_tile__settlement"))
+    """What each kingdom holds now, for ``mk.standings`` (three queries, their text kept under
+    the campaign, see ``kept_sql``)."""
+    kingdoms = kept_sql.value_rows(
+        ("standings-kingdoms", campaign.pk),
+        lambda: Kingdom.objects.filter(campaign=campaign).values_list(
+            "pk", "name", "capital_tile_id", "capital_tile__controller_id",
+            "capital_tile__settlement"))
     held: dict[int, Counter[str]] = defaultdict(Counter)
-    for row in (Tile.objects.filter(map__campaign=campaign, controller__isnull=False)
-                .values("controller_id", "settlement").annotate(n=Count("pk")).order_by()):
-        held[row["controller_id"]][row["settlement"]] += row["n"]
+    for controller, settlement, n in kept_sql.value_rows(
+            ("standings-held", campaign.pk),
+            lambda: Tile.objects.filter(map__campaign=campaign, controller__isnull=False)
+            .values_list("controller_id", "settlement").annotate(n=Count("pk")).order_by()):
+        held[controller][settlement] += n
     points = army_points(campaign)
     result = []
     for pk, name, capital, capital_controller, capital_settlement in kingdoms:
