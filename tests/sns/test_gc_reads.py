@@ -151,3 +151,35 @@ def test_a_kept_whole_map_is_reused_only_while_its_tiles_and_kingdoms_are_unchan
     renamed = load(avalon.campaign).map
     assert renamed.holding(at(2, 2)) == gc.Holding(gc.CLAIMED, "Azure")
     assert renamed.owned_by("Azure") and not renamed.owned_by("Blue")
+
+
+@pytest.mark.django_db
+def test_the_play_pages_set_ups_read_each_declared_crate_item_as_the_game_pages_do(
+        avalon: Avalon, gm: Any) -> None:
+    """SNS-CRATE-6, D.4: a participant's declared crate item comes with the set-up the play page
+    reads: its option is selected and the starting stockpile is the one the services work out
+    from the participant read whole."""
+    from campaign.systems.swords_and_stones.models import CrateItem, King, Participant
+
+    king = King.objects.get(kingdom=avalon.red, current=True)
+    item = CrateItem.objects.create(king=king, name="Rusty Key", kind="token",
+                                    effect="Opens one locked thing.")
+    game = sns.challenge(avalon.campaign, gm, avalon.red, at(11, 1), avalon.blue)
+    sns.set_up(avalon.campaign, gm, game, avalon.red, faction="avalonian",
+               supply=[("0202", "WOOD")], crate_item=item.pk)
+    kingdoms = pages.kingdoms_with_points(avalon.campaign)
+    st = load(avalon.campaign, read_kingdoms=kingdoms)
+    setups = pages._setups(st, game, kingdoms, {})
+    red = next(s for s in setups if s.part.kingdom_id == avalon.red.pk)
+    assert red.part.declared_crate == item and red.part.declared_crate.name == "Rusty Key"
+    assert [i.pk for i in red.crate] == [item.pk]
+    whole = Participant.objects.select_related("declared_crate").get(game=game,
+                                                                     kingdom=avalon.red)
+    assert red.stock == sns.starting_stockpile(st, whole, [])
+    assert red.part.supply == whole.supply and red.part.faction == whole.faction
+    blue = next(s for s in setups if s.part.kingdom_id == avalon.blue.pk)
+    assert blue.part.declared_crate is None
+    client = Client()
+    client.force_login(gm)
+    html = client.get(reverse("campaign:play", args=[avalon.campaign.slug])).content.decode()
+    assert f'<option value="{item.pk}" selected>Rusty Key</option>' in html

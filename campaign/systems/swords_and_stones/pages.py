@@ -107,9 +107,9 @@ def kingdoms_with_points(campaign: Campaign) -> list[Kingdom]:
 
 def figures_of(kingdoms: Sequence[Kingdom]) -> tuple[Points, dict[int, int]]:
     """What ``points_and_games`` reads, from kingdoms read by ``kingdoms_with_points``."""
-    return ({k.pk: {pts.VP: k.sns_vp or 0, pts.VEN: k.sns_ven or 0}  # type: ignore[attr-defined]
+    return ({k.id: {pts.VP: k.sns_vp or 0, pts.VEN: k.sns_ven or 0}  # type: ignore[attr-defined]
              for k in kingdoms},
-            {k.pk: k.sns_played for k in kingdoms  # type: ignore[attr-defined]
+            {k.id: k.sns_played for k in kingdoms  # type: ignore[attr-defined]
              if k.sns_played})  # type: ignore[attr-defined]
 
 
@@ -129,10 +129,10 @@ def standings(st: SnsState, figures: tuple[Points, dict[int, int]] | None = None
     points, played = (figures if figures is not None
                       else points_and_games(st.campaign, list(st.kingdoms.values())))
     st.memo["points"] = points
-    entries = [pts.PointsEntry(k.name, cur, points[k.pk][cur], pts.GM_ADJUST)
-               for k in st.kingdoms.values() for cur in (pts.VP, pts.VEN)]
-    rows = pts.standings(st.state, entries, {k.name: played.get(k.pk, 0)
-                                             for k in st.kingdoms.values()}, st.options)
+    entries = [pts.PointsEntry(k.name, cur, points[pk][cur], pts.GM_ADJUST)
+               for pk, k in st.kingdoms.items() for cur in (pts.VP, pts.VEN)]
+    rows = pts.standings(st.state, entries, {k.name: played.get(pk, 0)
+                                             for pk, k in st.kingdoms.items()}, st.options)
     by_name = {k.name: k for k in st.kingdoms.values()}
     return [StandingRow(by_name[r.player], r,
                         tuple(tt.TITLE_BY_CODE[c].name for c in r.titles),
@@ -331,15 +331,33 @@ def _spend_choices(st: SnsState, acting: Sequence[Kingdom], setups: Sequence[Set
     return found
 
 
+# A game's participants in seating order (the model's ordering) without their reports and
+# tables at play, each with its declared crate item: the columns as ``select_related`` and
+# ``defer`` would read them, written out.
+_PART = Participant._meta.db_table
+_CRATE = CrateItem._meta.db_table
+_CRATE_NAMES = tuple(f.attname for f in CrateItem._meta.concrete_fields)
+_SETUPS_SQL = (
+    "SELECT " + ", ".join(f'p."{f.column}"' for f in Participant._meta.concrete_fields
+                          if f.name not in ("report", "gm_yes", "titles_taken", "table"))
+    + ", " + ", ".join(f'c."{f.column}" AS sns_crate_{f.attname}'
+                       for f in CrateItem._meta.concrete_fields)
+    + f' FROM "{_PART}" p LEFT OUTER JOIN "{_CRATE}" c ON c."id" = p."declared_crate_id"'
+    + ' WHERE p."game_id" = %s ORDER BY p."game_id", p."id"')
+
+
 def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom],
             spends: dict[int, list[str]]) -> list[SetupView]:
     """The open game's participants with their set-ups; ``spends`` are the codes each kingdom
     bought for this game."""
     # Without the report and the table at play (read by the game's own pages); the kingdoms
     # are those the page has read.
-    parts = list(game.participants.select_related("declared_crate")
-                 .defer("report", "gm_yes", "titles_taken", "table"))
+    parts = list(Participant.objects.raw(_SETUPS_SQL, (game.pk,)))
     for part in parts:
+        crate: Any = part
+        part.declared_crate = (None if crate.sns_crate_id is None else CrateItem.from_db(
+            connection.alias, _CRATE_NAMES, [getattr(crate, f"sns_crate_{name}")
+                                             for name in _CRATE_NAMES]))
         if part.kingdom_id in st.kingdoms:
             part.kingdom = st.kingdoms[part.kingdom_id]
     # The held crate items of every current King, read with the campaign (``load``).

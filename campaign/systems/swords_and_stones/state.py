@@ -329,9 +329,9 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
                                            key=lambda k: (k.order_position is None,
                                                           k.order_position or 0, k.pk))}
     elif read_kingdoms is not None:
-        kingdoms = {k.pk: k for k in sorted(
+        kingdoms = {k.id: k for k in sorted(
             read_kingdoms, key=lambda k: (k.order_position is None, k.order_position or 0,
-                                          k.pk))}
+                                          k.id))}
     else:
         kingdoms = {k.pk: k for k in kingdom_rows}
     current: dict[int, King] = {}
@@ -353,7 +353,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
     seen_items: set[int] = set()
     king: King | None = None
     for row in king_rows:
-        if king is None or king.pk != row[0]:
+        if king is None or king.id != row[0]:
             king = King.from_db(connection.alias, _KING_FIELDS,
                                 (*row[:width - 1], bool(row[width - 1])))
         title_code = row[width]
@@ -374,7 +374,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
         elif not past.get(king.kingdom_id) or past[king.kingdom_id][-1].pk != king.pk:
             past.setdefault(king.kingdom_id, []).append(king)
     labels = {t.slug: t.label for t in campaign.system.terrains}
-    names_by_pk = {k.pk: k.name for k in kingdoms.values()}
+    names_by_pk = {pk: k.name for pk, k in kingdoms.items()}
     if held:
         cmap, by_territory = held_map(rows, labels, names_by_pk)
     elif rows and tiles is None:
@@ -384,16 +384,16 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
     else:
         cmap, by_territory = gc.CampaignMap((), {}, {}), {}
     players = []
-    for k in kingdoms.values():
-        king = current.get(k.pk)
+    for pk, k in kingdoms.items():
+        king = current.get(pk)
         players.append(gc.Player(
             id=pid(k),
             name=k.name,
             kingdom_name=k.name,
             is_ai=bool(k.data.get("is_ai")),
-            king=gc.King(king.name, king.reign, frozenset(titles.get(king.pk, ())),
-                         tuple(items.get(king.pk, ()))) if king else None,
-            past_kings=tuple(x.name for x in past.get(k.pk, [])),
+            king=gc.King(king.name, king.reign, frozenset(titles.get(king.id, ())),
+                         tuple(items.get(king.id, ()))) if king else None,
+            past_kings=tuple(x.name for x in past.get(pk, [])),
             capital_fortified=bool(k.data.get("capital_fortified", True)),
             eliminated=bool(k.data.get("eliminated", False)),
         ))
