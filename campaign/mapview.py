@@ -12,13 +12,14 @@ from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import ne
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from django.db import connection
-from django.db.models import TextField
+from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
 from campaign import mapsvg
+from campaign.access import kept_rows
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.rules import geometry
 
@@ -60,6 +61,20 @@ class LoadedMap:
     @property
     def exists(self) -> bool:
         return self.game_map.pk is not None
+
+    def worked_out(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """``make()``, kept with views kept by ``load_map(reuse=True)`` under ``key``: what a
+        caller works out of exactly these views and of nothing but ``key`` (kept as made: not
+        to be changed)."""
+        kept = self.kept
+        if kept is None or kept.views is not self.views:
+            return make()
+        value = kept.worked_out.get(key)
+        if value is None:
+            if len(kept.worked_out) >= _SVGS_MOST:
+                kept.worked_out.clear()
+            value = kept.worked_out[key] = make()
+        return value
 
     def shown(self) -> "Shown":
         """What appears on the map, for its legend (worked out once for views kept by
@@ -120,16 +135,37 @@ _COLUMNS = ("id", "q", "r", "label", "terrain", Cast("features", TextField()),
 def _read_tiles(game_map: Map) -> list[tuple]:
     """The map's tiles as plain rows (``_COLUMNS``, in the map's order), in one query.
 
-    The query is the one ``values_list`` writes, run on the cursor: building thousands of model
-    instances, or even the ORM's rows, was the page's main cost. The rows are compared as read
-    with the ones a kept drawing was made of, so nothing is converted here (SQLite answers the
-    flags as 0 and 1: ``_Maker.view`` reads them as truth values)."""
+    The query is the one ``values_list`` writes (worked out once per database), run on the
+    cursor: building thousands of model instances, or even the ORM's rows, was the page's main
+    cost. The rows are compared as read with the ones a kept drawing was made of, so nothing
+    is converted here (SQLite answers the flags as 0 and 1: ``_Maker.view`` reads them as
+    truth values)."""
     if game_map.pk is None:
         return []
-    sql, params = Tile.objects.filter(map=game_map).values_list(*_COLUMNS).query.sql_with_params()
+    statement = _TILES_SQL.get((connection.alias, connection.vendor))
+    if statement is None:
+        statement = _tiles_sql()
+        _TILES_SQL[(connection.alias, connection.vendor)] = statement
+    if statement:
+        sql, params = statement, [game_map.pk]
+    else:
+        sql, params = (Tile.objects.filter(map_id=game_map.pk).values_list(*_COLUMNS)
+                       .query.sql_with_params())
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+# The tiles' query by database (alias, vendor): its SQL, taking the map's id as its one
+# parameter (empty: the query is written for each map).
+_TILES_SQL: dict[tuple[str, str], str] = {}
+
+
+def _tiles_sql() -> str:
+    stand_in = 987654321
+    sql, params = (Tile.objects.filter(map_id=stand_in).values_list(*_COLUMNS)
+                   .query.sql_with_params())
+    return sql if tuple(params) == (stand_in,) and str(stand_in) not in sql else ""
 
 
 @dataclass(eq=False)
@@ -139,8 +175,8 @@ class _Kept:
     is a capital, and the tile selected (``context``). Never changed once made: a load that
     finds anything different makes a new one, sharing the views of the tiles it left alone.
 
-    ``svgs`` and ``shown`` keep what was drawn of exactly these views (``render``,
-    ``LoadedMap.shown``)."""
+    ``svgs``, ``shown`` and ``worked_out`` keep what was drawn and worked out of exactly these
+    views (``render``, ``LoadedMap.shown``, ``LoadedMap.worked_out``)."""
 
     rows: list[tuple]
     context: tuple[dict, dict, frozenset, str | None]
@@ -152,6 +188,7 @@ class _Kept:
     grid: Any = None
     svgs: dict[tuple, str] = field(default_factory=dict)
     shown: list["Shown"] = field(default_factory=list)
+    worked_out: dict[tuple, Any] = field(default_factory=dict)
 
 
 # Per map (the last few loaded with ``reuse``): its views as last loaded without a tile selected
@@ -274,6 +311,17 @@ def _remade(base: _Kept | None, rows: list[tuple], maker: _Maker, context: tuple
     return _Kept(rows, context, views, pks, controllers, labels, adjacency)
 
 
+def _kingdoms(campaign_id: int) -> QuerySet[Kingdom]:
+    return Kingdom.objects.filter(campaign_id=campaign_id)
+
+
+def _armies(campaign_id: int) -> QuerySet[Any]:
+    from battles.models import Army
+
+    return Army.objects.filter(campaign_id=campaign_id, tile__isnull=False).only(
+        "number", "kingdom_id", "tile_id", "on_side", "defending")
+
+
 def load_map(campaign: Campaign, *, selected: str | None = None,
              game_map: Map | None = None, reuse: bool = False) -> LoadedMap:
     """The campaign's map, with ``selected`` (a tile label) ringed. ``game_map``: its map row
@@ -287,17 +335,13 @@ def load_map(campaign: Campaign, *, selected: str | None = None,
     ``LoadedMap.shown``). A page drawn again after an event draws only the tiles the event
     changed. Keyed by content, not by time: a change made anywhere (an event, the admin) is
     drawn at once."""
-    from battles.models import Army
-
     if game_map is None:
         game_map = Map.objects.filter(campaign=campaign).first() or blank_map(campaign)
-    kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}
+    kingdoms = {k.pk: k for k in kept_rows(("mapview.kingdoms",), _kingdoms, campaign.pk)}
     capitals = frozenset(k.capital_tile_id for k in kingdoms.values() if k.capital_tile_id)
     rows = _read_tiles(game_map)
     found: dict[int, list[mapsvg.Marker]] = defaultdict(list)
-    for army in Army.objects.filter(campaign=campaign, tile__isnull=False).only(
-        "number", "kingdom_id", "tile_id", "on_side", "defending"
-    ):
+    for army in kept_rows(("mapview.armies",), _armies, campaign.pk):
         kingdom = kingdoms[army.kingdom_id]
         side = " (on its side)" if army.on_side else ""
         found[army.tile_id].append(

@@ -12,18 +12,18 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import resolve, reverse
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from campaign import live, mapsvg, mapview, services, tile_actions
-from campaign.access import Access, get_campaign_for, get_tile_for
+from campaign.access import Access, get_campaign_for, get_tile_for, kept_rows
 from campaign.forms import GenerateMapForm, TileForm
 from campaign.models import Event, Map, MapKind, Role, Tile
 from campaign.parsing import ParseError, parse_decimal, parse_id
@@ -161,12 +161,35 @@ class Drawing:
     legend: list[tuple[str, str, str]]
     game_map: Map
     exists: bool
+    # The legend's items as the page lists them (``legend_markup``).
+    legend_html: str = ""
+
+
+def _legend_and_markup(campaign: Any, loaded: mapview.LoadedMap
+                       ) -> tuple[tuple[tuple[str, str, str], ...], str]:
+    items = legend(campaign, loaded)
+    return tuple(items), legend_markup(items)
+
+
+def legend_markup(items: list[tuple[str, str, str]]) -> str:
+    """The legend's list items, as campaign/map.html shows them: each key's markup as made
+    (``legend``), kinds and labels escaped."""
+    return mark_safe("".join(  # noqa: S308 (the keys are markup made by ``legend``)
+        f'<li class="legend-{conditional_escape(kind)}">{key}<span>'
+        f"{conditional_escape(label)}</span></li>" for kind, key, label in items))
 
 
 # Drawings kept in this worker's memory (``drawing``), newest last, with when each was made.
 _KEPT: OrderedDict[str, tuple[float, Drawing]] = OrderedDict()
 _KEPT_MOST = 8
 _KEPT_LOCK = threading.Lock()
+
+
+def _map_and_latest_seq(campaign_id: int) -> QuerySet[Map]:
+    """The campaign's map row, with the number of its latest event (``latest_seq``)."""
+    latest = Event.objects.filter(campaign=OuterRef("campaign")).order_by("-seq")
+    return (Map.objects.filter(campaign_id=campaign_id)
+            .annotate(latest_seq=Subquery(latest.values("seq")[:1])).order_by("pk")[:1])
 
 
 def drawing(access: Access, selected: str | None = None, *, eco: bool = False) -> Drawing:
@@ -187,9 +210,8 @@ def drawing(access: Access, selected: str | None = None, *, eco: bool = False) -
     campaign = access.campaign
     key = game_map = None
     if selected is None and getattr(settings, "PAGE_CACHE", False):
-        latest = Event.objects.filter(campaign=OuterRef("campaign")).order_by("-seq")
-        game_map = (Map.objects.filter(campaign=campaign)
-                    .annotate(latest_seq=Subquery(latest.values("seq")[:1])).first())
+        found = kept_rows(("maps.drawing",), _map_and_latest_seq, campaign.pk)
+        game_map = found[0] if found else None
         if game_map is None:
             game_map = mapview.blank_map(campaign)
         else:
@@ -203,10 +225,15 @@ def drawing(access: Access, selected: str | None = None, *, eco: bool = False) -
                 if kept is not None and time.monotonic() - kept[0] < timeout:
                     _KEPT.move_to_end(key)
                     made = kept[1]
-                    return Drawing(made.svg, list(made.legend), game_map, True)
+                    return Drawing(made.svg, list(made.legend), game_map, True,
+                                   made.legend_html)
     loaded = mapview.load_map(campaign, selected=selected, game_map=game_map, reuse=True)
+    # The legend is made of the views, the rule system and the kingdoms' names and colours.
+    items, markup = loaded.worked_out(
+        ("legend", tuple((k.colour, k.name) for k in loaded.kingdoms.values())),
+        lambda: _legend_and_markup(campaign, loaded))
     made = Drawing(mapview.render(campaign, loaded, tile_url=_tile_url(access), eco=eco),
-                   legend(campaign, loaded), loaded.game_map, loaded.exists)
+                   list(items), loaded.game_map, loaded.exists, markup)
     if key is not None:
         with _KEPT_LOCK:
             _KEPT[key] = (time.monotonic(), made)
@@ -224,6 +251,7 @@ def _map_context(access: Access, selected: Tile | None, *, editing: bool = False
         "game_map": drawn.game_map,
         "has_map": drawn.exists,
         "legend": drawn.legend,
+        "legend_html": drawn.legend_html,
         "editing": editing,
         **_panel_context(access, selected),
     }

@@ -269,3 +269,24 @@ def test_a_territory_maps_reused_drawing_follows_its_borders(lands: Any) -> None
     reused, made = both()
     assert reused == made
     assert reused.count("<line ") == 3  # A - C is a border now
+
+
+def legend_of(body: str) -> str:
+    start = body.index('<ul class="legend">')
+    return body[start:body.index("</ul>", start)]
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_the_legend_reused_with_the_drawing_follows_kingdoms_and_tiles(world: World,
+                                                                       settings: Any) -> None:
+    settings.PAGE_CACHE = False
+    url = map_url(world)
+    first = legend_of(fresh(world, url))
+    assert legend_of(ask(world, "player", url)[0]) == first
+    Kingdom.objects.filter(pk=world.red.pk).update(name="Crimson <Court>", colour="#123456")
+    renamed = legend_of(ask(world, "player", url)[0])
+    assert "Crimson &lt;Court&gt;" in renamed and 'data-c="#123456"' in renamed
+    assert renamed == legend_of(fresh(world, url))
+    Tile.objects.filter(map__campaign=world.campaign, label="0203").update(settlement="city")
+    settled = legend_of(ask(world, "player", url)[0])
+    assert settled != renamed and settled == legend_of(fresh(world, url))
