@@ -87,3 +87,24 @@ def test_standings_count_what_changed_since_the_last_read() -> None:
     assert (mine.name, mine.tiles, mine.villages) == (
         "Grown", before[first.kingdom_id].tiles + 1, before[first.kingdom_id].villages + 1)
     assert len(mine.army_points) == len(before[first.kingdom_id].army_points) + 1
+
+
+def test_ship_counters_follow_the_ships() -> None:
+    from campaign.systems.mighty_kingdoms.models import Ship
+    from campaign.systems.mighty_kingdoms.shell import map_markers
+
+    made = build("kept-f", 10, 10)
+    campaign, (first, second) = made["campaign"], made["armies"]
+    kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)}
+    assert map_markers(campaign, kingdoms) == []
+    tile = Tile.objects.filter(map__campaign=campaign, label="0505").get()
+    ship = Ship.objects.create(campaign=campaign, kingdom=second.kingdom, number=1, tile=tile)
+    Ship.objects.create(campaign=campaign, kingdom=first.kingdom, number=1, tile=tile,
+                        on_side=True)
+    found = [(pk, m.text, m.title, m.on_side) for pk, m in map_markers(campaign, kingdoms)]
+    names = {k.pk: k.name for k in kingdoms.values()}
+    assert found == [(tile.pk, "S1", f"{names[first.kingdom_id]} ship 1", True),
+                     (tile.pk, "S1", f"{names[second.kingdom_id]} ship 1", False)]
+    Ship.objects.filter(pk=ship.pk).update(tile=None)
+    assert [m.title for _, m in map_markers(campaign, kingdoms)] == [
+        f"{names[first.kingdom_id]} ship 1"]

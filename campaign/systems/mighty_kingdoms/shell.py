@@ -10,6 +10,7 @@ from campaign.access import Access
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.mighty_kingdoms import (
     advanced_views,
+    kept_sql,
     phases,
     standings,
     summer,
@@ -157,13 +158,17 @@ def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
 
 
 def map_markers(campaign: Campaign, kingdoms: Mapping[int, Kingdom]) -> list[tuple[int, Any]]:
-    """Ship counters for the map (MK-SHIP-5), beside the army counters every system has."""
+    """Ship counters for the map (MK-SHIP-5), beside the army counters every system has: the
+    ships read as plain rows, in their model's order (by kingdom, then number), the query's
+    text kept under the campaign (``kept_sql``)."""
+    rows = kept_sql.value_rows(
+        ("map-ships", campaign.pk),
+        lambda: Ship.objects.filter(campaign=campaign, tile__isnull=False).values_list(
+            "number", "kingdom_id", "tile_id", "on_side"))
     return [
-        (ship.tile_id, mapsvg.Marker(f"S{ship.number}", kingdoms[ship.kingdom_id].colour, "ship",
-                                     f"{kingdoms[ship.kingdom_id].name} ship {ship.number}",
-                                     on_side=ship.on_side))
-        for ship in Ship.objects.filter(campaign=campaign, tile__isnull=False).only(
-            "number", "kingdom_id", "tile_id", "on_side")
+        (tile_id, mapsvg.Marker(f"S{number}", kingdoms[kingdom_id].colour, "ship",
+                                f"{kingdoms[kingdom_id].name} ship {number}", on_side=on_side))
+        for number, kingdom_id, tile_id, on_side in rows
     ]
 
 
