@@ -112,3 +112,26 @@ def test_holdings_gold_network_and_projected_holders_as_the_rules_read_them(
             economy.chain_paths(state, name, state.capital(name)))
     assert services.projected(loaded) == end_of_round(state, loaded.holders,
                                                       loaded.options).holders
+
+
+def test_wok_army_1_map_markers(game: Game) -> None:
+    from campaign.systems.war_of_kings import shell
+
+    tile = Tile.objects.filter(map__campaign=game.campaign).order_by("-pk").first()
+    Army.objects.create(campaign=game.campaign, number=90, owner=None, culture=None, tile=tile,
+                        damage=2, ready=False)
+    red = game.kingdoms["Red"]
+    Army.objects.create(campaign=game.campaign, number=91, owner=red, culture=red, tile=tile,
+                        damage=0, ready=True)
+    kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=game.campaign)}
+    expected = []
+    for army in Army.objects.filter(campaign=game.campaign):
+        owner = kingdoms.get(army.owner_id) if army.owner_id else None
+        expected.append((army.tile_id, f"{army.number}{'' if army.ready else '-'}"
+                         f"{'•' * army.damage}", owner.colour if owner else "#e07b20",
+                         f"{owner.name if owner else 'Malador'} army {army.number}, "
+                         f"{'ready' if army.ready else 'unready'}, {army.damage} damage"))
+    markers = shell.map_markers(game.campaign, kingdoms)
+    assert [(pk, m.text, m.colour, m.title) for pk, m in markers] == expected
+    assert ("90-••" in [m.text for _pk, m in markers]
+            and "Malador army 90, unready, 2 damage" in [m.title for _pk, m in markers])

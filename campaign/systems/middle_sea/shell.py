@@ -72,10 +72,15 @@ def advance(campaign: Campaign, user: Any, inputs: Mapping[str, str] | None = No
 def map_markers(campaign: Campaign, kingdoms: Mapping[int, Kingdom]) -> list[tuple[int, Any]]:
     """Leaders on the map: "K" and the value for a king, the value for an active leader, the
     value in brackets for an inactive one (MS-LEADER-2), in the owner's colour."""
-    loaded = read_game(campaign)
+    loaded = read_game(campaign, kingdoms.values())
     if loaded is None:
         return []
-    tiles = dict(Tile.objects.filter(map__campaign=campaign).values_list("label", "id"))
+    # Only the spaces a leader stands on are looked up.
+    places = {p.capital for p in loaded.state.players if p.capital}
+    places.update(leader.place for p in loaded.state.players for leader in p.leaders
+                  if leader.place != "capital" and leader.in_city)
+    tiles = dict(Tile.objects.filter(map__campaign=campaign, label__in=sorted(places))
+                 .values_list("label", "id")) if places else {}
     found = []
     for p in loaded.state.players:
         kingdom = loaded.kingdoms.get(p.name)

@@ -8,7 +8,7 @@ from typing import Any
 from campaign import mapsvg
 from campaign.access import Access
 from campaign.models import Campaign, Kingdom, Map, Tile
-from campaign.systems.war_of_kings import services, views
+from campaign.systems.war_of_kings import compiled, services, views
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.fragments import standings_html
 from campaign.systems.war_of_kings.models import Army
@@ -94,15 +94,20 @@ def map_markers(campaign: Campaign, kingdoms: Mapping[int, Kingdom]) -> list[tup
     """Army counters (WOK-ARMY-1): the number, unready ones marked with a dash, damage as dots;
     Malador armies in orange."""
     markers = []
-    for army in Army.objects.filter(campaign=campaign).only(
-            "number", "owner_id", "tile_id", "ready", "damage"):
-        owner = kingdoms.get(army.owner_id) if army.owner_id else None
+    for number, owner_id, tile_id, ready, damage in compiled.rows(
+            "wok.army_markers", Army, _army_markers, campaign.pk):
+        owner = kingdoms.get(owner_id) if owner_id else None
         colour = owner.colour if owner is not None else "#e07b20"
-        text = f"{army.number}{'' if army.ready else '-'}{'•' * army.damage}"
-        title = (f"{owner.name if owner else 'Malador'} army {army.number}, "
-                 f"{'ready' if army.ready else 'unready'}, {army.damage} damage")
-        markers.append((army.tile_id, mapsvg.Marker(text, colour, "army", title)))
+        text = f"{number}{'' if ready else '-'}{'•' * damage}"
+        title = (f"{owner.name if owner else 'Malador'} army {number}, "
+                 f"{'ready' if ready else 'unready'}, {damage} damage")
+        markers.append((tile_id, mapsvg.Marker(text, colour, "army", title)))
     return markers
+
+
+def _army_markers(campaign_id: int) -> Any:
+    return Army.objects.filter(campaign_id=campaign_id).values_list(
+        "number", "owner_id", "tile_id", "ready", "damage")
 
 
 def tile_tokens(tile: Tile) -> list[dict[str, str]]:

@@ -149,22 +149,32 @@ def update_exclusive(holder: str | None, values: Mapping[str, int], threshold: i
     return best[0] if len(best) == 1 else None
 
 
-def merchant_values(state: GameState) -> dict[str, int]:
-    """WOK-ACH-5, WOK-AMB-2: the full gold generation of every active kingdom (worked out once
-    per state; each caller gets its own copy)."""
+def _merchant_table(state: GameState) -> Mapping[str, int]:
+    """:func:`merchant_values` as kept with the state: read it, never change it."""
     key = ("merchant_values",)
     if key not in state.memo:
         state.memo[key] = {k: gold_generation(state, k) for k in state.kingdoms}
-    return dict(state.memo[key])  # type: ignore[call-overload]
+    return state.memo[key]  # type: ignore[return-value]
+
+
+def _warlord_table(state: GameState) -> Mapping[str, int]:
+    """:func:`warlord_values` as kept with the state: read it, never change it."""
+    key = ("warlord_values",)
+    if key not in state.memo:
+        state.memo[key] = {k: territory_count(state, k) for k in state.kingdoms}
+    return state.memo[key]  # type: ignore[return-value]
+
+
+def merchant_values(state: GameState) -> dict[str, int]:
+    """WOK-ACH-5, WOK-AMB-2: the full gold generation of every active kingdom (worked out once
+    per state; each caller gets its own copy)."""
+    return dict(_merchant_table(state))
 
 
 def warlord_values(state: GameState) -> dict[str, int]:
     """WOK-ACH-6: territories controlled by every active kingdom (worked out once per state;
     each caller gets its own copy)."""
-    key = ("warlord_values",)
-    if key not in state.memo:
-        state.memo[key] = {k: territory_count(state, k) for k in state.kingdoms}
-    return dict(state.memo[key])  # type: ignore[call-overload]
+    return dict(_warlord_table(state))
 
 
 def strict_losses(state: GameState, holders: Holders, options: Options = DEFAULTS) -> Holders:
@@ -173,9 +183,9 @@ def strict_losses(state: GameState, holders: Holders, options: Options = DEFAULT
     if options.exclusive_timing != STRICT:
         return holders
     merchant, warlord = holders.master_merchant, holders.warlord
-    if merchant is not None and merchant_values(state).get(merchant, 0) < MERCHANT_THRESHOLD:
+    if merchant is not None and _merchant_table(state).get(merchant, 0) < MERCHANT_THRESHOLD:
         merchant = None
-    if warlord is not None and warlord_values(state).get(warlord, 0) < WARLORD_THRESHOLD:
+    if warlord is not None and _warlord_table(state).get(warlord, 0) < WARLORD_THRESHOLD:
         warlord = None
     return Holders(merchant, warlord)
 
@@ -187,8 +197,8 @@ def update_holders(state: GameState, holders: Holders, options: Options = DEFAUL
     merchant = holders.master_merchant if holders.master_merchant in active else None
     warlord = holders.warlord if holders.warlord in active else None
     return Holders(
-        update_exclusive(merchant, merchant_values(state), MERCHANT_THRESHOLD, options),
-        update_exclusive(warlord, warlord_values(state), WARLORD_THRESHOLD, options),
+        update_exclusive(merchant, _merchant_table(state), MERCHANT_THRESHOLD, options),
+        update_exclusive(warlord, _warlord_table(state), WARLORD_THRESHOLD, options),
     )
 
 
@@ -322,9 +332,9 @@ def next_achievement(state: GameState, kingdom: str, holders: Holders,
                      f"{'s' if FORTIFIED_THRESHOLD - forts > 1 else ''} (has {forts} of "
                      f"{FORTIFIED_THRESHOLD}).")
     for name, holder, values, threshold, unit, value_ap, rule in (
-        (MASTER_MERCHANT, holders.master_merchant, merchant_values(state), MERCHANT_THRESHOLD,
-         "gold per round", options.merchant_ap, "WOK-ACH-5"),
-        (WARLORD, holders.warlord, warlord_values(state), WARLORD_THRESHOLD, "territories",
+        (MASTER_MERCHANT, holders.master_merchant, _merchant_table(state),
+         MERCHANT_THRESHOLD, "gold per round", options.merchant_ap, "WOK-ACH-5"),
+        (WARLORD, holders.warlord, _warlord_table(state), WARLORD_THRESHOLD, "territories",
          options.warlord_ap, "WOK-ACH-6"),
     ):
         if holder == kingdom:
