@@ -7,12 +7,13 @@ from collections import Counter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign import services
-from campaign.access import get_campaign_for, get_kingdom_for
+from campaign.access import get_campaign_for, get_kingdom_for, kept_rows
 from campaign.forms import AssignKingdomForm, KingdomForm
 from campaign.images import ImageRejected
 from campaign.models import Role, Tile
@@ -51,6 +52,10 @@ def create(request: HttpRequest, slug: str) -> HttpResponse:
                   {**tabs_context(access, "kingdom"), "form": form, "kingdom": None}, status=status)
 
 
+def _tiles_of(kingdom_id: int) -> QuerySet[Tile]:
+    return Tile.objects.filter(controller_id=kingdom_id).order_by("label")
+
+
 @login_required
 @require_GET
 def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
@@ -61,7 +66,7 @@ def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
     # Whole rows, kept in the request's memo with the kingdom's armies (read with their tiles
     # when first used, by the page or by the system: the query set keeps what it read), so
     # that a system's part of the page takes them from there instead of reading them again.
-    tiles = list(Tile.objects.filter(controller=kingdom).order_by("label"))
+    tiles = kept_rows(("kingdom", "tiles"), _tiles_of, kingdom.pk)
     armies = kingdom.armies.select_related("tile").exclude(data__has_key="removed")
     access.memo["kingdom_tiles"] = (kingdom.pk, tiles)
     access.memo["kingdom_armies"] = (kingdom.pk, armies)

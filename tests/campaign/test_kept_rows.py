@@ -130,3 +130,21 @@ def test_overview_shows_only_the_viewers_secrets(world: World) -> None:
         page = world.client(persona).get(world.campaign.get_absolute_url()).content.decode()
         seen[persona] = "Blue buries its gold." in re.sub(r"\s+", " ", page)
     assert seen == {"gm": True, "player": False, "other_player": True, "observer": False}
+
+
+def test_notes_on_show_each_viewer_theirs_whoever_read_first(world: World) -> None:
+    notes.add_note(world.campaign, world.gm, text="Shared word.", shared=True, kingdom=world.red)
+    notes.add_note(world.campaign, world.gm, text="Secret word.", shared=False, kingdom=world.red)
+    notes.add_note(world.campaign, world.gm, text="On Blue.", shared=True, kingdom=world.blue)
+    tile = Tile.objects.filter(map__campaign=world.campaign).order_by("pk").first()
+    notes.add_note(world.campaign, world.gm, text="On a tile.", shared=False, tile=tile)
+    for order in (["gm", "player", "observer"], ["observer", "player", "gm"]):
+        for persona in order:
+            access = _access(world, persona)
+            gm = persona == "gm"
+            assert [n.text for n in notes.notes_on(access, kingdom=world.red)] == (
+                ["Shared word.", "Secret word."] if gm else ["Shared word."])
+            assert [n.text for n in notes.notes_on(access, kingdom=world.blue)] == ["On Blue."]
+            assert [n.text for n in notes.notes_on(access, tile=tile)] == (
+                ["On a tile."] if gm else [])
+            assert notes.notes_on(access) == []
