@@ -108,3 +108,23 @@ def test_ship_counters_follow_the_ships() -> None:
     Ship.objects.filter(pk=ship.pk).update(tile=None)
     assert [m.title for _, m in map_markers(campaign, kingdoms)] == [
         f"{names[first.kingdom_id]} ship 1"]
+
+
+def test_tiles_at_positions_read_afresh() -> None:
+    from campaign.systems.mighty_kingdoms.state import _tiles_at
+
+    made = build("kept-g", 10, 10)
+    campaign, (first, _) = made["campaign"], made["armies"]
+    map_id = campaign.map.pk
+    tiles = {(t.q, t.r): t for t in Tile.objects.filter(map_id=map_id)}
+    spots = sorted(tiles)[:5] + sorted(tiles)[20:22]
+    found = _tiles_at(map_id, spots)
+    assert sorted((t.q, t.r) for t in found) == spots
+    assert sorted(t.label for t in found) == sorted(tiles[s].label for s in spots)
+    Tile.objects.filter(pk=tiles[spots[0]].pk).update(controller=first.kingdom, terrain="forest")
+    again = {(t.q, t.r): t for t in _tiles_at(map_id, spots)}
+    assert (again[spots[0]].controller_id, again[spots[0]].terrain) == (
+        first.kingdom_id, "forest")
+    # Other positions: their own tiles, not the ones asked for before.
+    other = sorted(tiles)[30:33]
+    assert sorted((t.q, t.r) for t in _tiles_at(map_id, other)) == other

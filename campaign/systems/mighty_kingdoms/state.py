@@ -725,30 +725,37 @@ def _tiles_at(map_id: int, positions: Iterable[tuple[int, int]]) -> list[TileRec
     The condition is written out here (columns quoted by the database's own rules, every value
     a parameter) rather than as one ``Q`` per column: a battle step's page asks for a hundred
     positions in some forty columns, and Django took longer to compile those ``Q`` objects
-    than the database took to answer."""
+    than the database took to answer. The text is kept under the map and the positions
+    (``kept_sql``)."""
     wanted: dict[int, set[int]] = {}
     for x, y in positions:
         wanted.setdefault(x, set()).add(y)
     if not wanted:
         return []
-    name = connection.ops.quote_name
-    table = name(Tile._meta.db_table)
-    map_col, q_col, r_col = (f"{table}.{name(Tile._meta.get_field(f).column)}"
-                             for f in ("map", "q", "r"))
-    parts: list[str] = []
-    params: list[int] = []
-    for x in sorted(wanted):
-        rows = sorted(wanted[x])
-        if rows[-1] - rows[0] + 1 == len(rows):
-            parts.append(f"({map_col} = %s AND {q_col} = %s AND {r_col} BETWEEN %s AND %s)")
-            params += [map_id, x, rows[0], rows[-1]]
-        else:
-            marks = ", ".join(["%s"] * len(rows))
-            parts.append(f"({map_col} = %s AND {q_col} = %s AND {r_col} IN ({marks}))")
-            params += [map_id, x, *rows]
-    where = RawSQL(f"({' OR '.join(parts)})", params, output_field=BooleanField())
-    tiles = Tile.objects.filter(where).order_by()
-    return [TileRec(*row) for row in tiles.values_list(*REC_FIELDS)]
+    columns = tuple((x, tuple(sorted(wanted[x]))) for x in sorted(wanted))
+
+    def query() -> Any:
+        name = connection.ops.quote_name
+        table = name(Tile._meta.db_table)
+        map_col, q_col, r_col = (f"{table}.{name(Tile._meta.get_field(f).column)}"
+                                 for f in ("map", "q", "r"))
+        parts: list[str] = []
+        params: list[int] = []
+        for x, rows in columns:
+            if rows[-1] - rows[0] + 1 == len(rows):
+                parts.append(f"({map_col} = %s AND {q_col} = %s AND {r_col} BETWEEN %s AND %s)")
+                params += [map_id, x, rows[0], rows[-1]]
+            else:
+                marks = ", ".join(["%s"] * len(rows))
+                parts.append(f"({map_col} = %s AND {q_col} = %s AND {r_col} IN ({marks}))")
+                params += [map_id, x, *rows]
+        where = RawSQL(f"({' OR '.join(parts)})", params, output_field=BooleanField())
+        return Tile.objects.filter(where).order_by().values_list(*REC_FIELDS)
+
+    # The query's text is kept under the map and the positions it asks for (``kept_sql``):
+    # a page drawn again while the tokens stand where they stood compiles nothing.
+    rows = kept_sql.value_rows(("tiles-at", map_id, columns), query)
+    return [TileRec(*row) for row in rows]
 
 
 def clock_of(campaign: Campaign) -> mk.Clock:
