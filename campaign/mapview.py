@@ -135,37 +135,48 @@ _COLUMNS = ("id", "q", "r", "label", "terrain", Cast("features", TextField()),
 def _read_tiles(game_map: Map) -> list[tuple]:
     """The map's tiles as plain rows (``_COLUMNS``, in the map's order), in one query.
 
-    The query is the one ``values_list`` writes (worked out once per database), run on the
-    cursor: building thousands of model instances, or even the ORM's rows, was the page's main
-    cost. The rows are compared as read with the ones a kept drawing was made of, so nothing
-    is converted here (SQLite answers the flags as 0 and 1: ``_Maker.view`` reads them as
-    truth values)."""
+    Plain rows, run on the cursor: building thousands of model instances, or even the ORM's
+    rows, was the page's main cost. The rows are compared as read with the ones a kept drawing
+    was made of, so nothing is converted here (SQLite answers the flags as 0 and 1:
+    ``_Maker.view`` reads them as truth values)."""
     if game_map.pk is None:
         return []
-    statement = _TILES_SQL.get((connection.alias, connection.vendor))
-    if statement is None:
-        statement = _tiles_sql()
-        _TILES_SQL[(connection.alias, connection.vendor)] = statement
-    if statement:
-        sql, params = statement, [game_map.pk]
+    return _values("tiles", _tiles, game_map.pk)
+
+
+def _tiles(map_id: int) -> QuerySet[Any]:
+    return Tile.objects.filter(map_id=map_id).values_list(*_COLUMNS)
+
+
+def _armies(campaign_id: int) -> QuerySet[Any]:
+    from battles.models import Army
+
+    return Army.objects.filter(campaign_id=campaign_id, tile__isnull=False).values_list(
+        "number", "kingdom_id", "tile_id", "on_side", "defending")
+
+
+# The SQL of ``_values``'s queries by database (alias, vendor) and name, taking the one value
+# as its one parameter (empty: written for each call).
+_VALUES_SQL: dict[tuple[str, str, str], str] = {}
+_STAND_IN = 987_654_321
+
+
+def _values(name: str, build: Callable[[int], QuerySet[Any]], value: int) -> list[tuple]:
+    """The rows of ``build(value)`` (a ``values_list`` query filtered on ``value``) as the
+    database answers them, the query's SQL written once per database."""
+    key = (connection.alias, connection.vendor, name)
+    sql = _VALUES_SQL.get(key)
+    if sql is None:
+        written, params = build(_STAND_IN).query.sql_with_params()
+        sql = written if tuple(params) == (_STAND_IN,) and str(_STAND_IN) not in written else ""
+        _VALUES_SQL[key] = sql
+    if sql:
+        params = [value]
     else:
-        sql, params = (Tile.objects.filter(map_id=game_map.pk).values_list(*_COLUMNS)
-                       .query.sql_with_params())
+        sql, params = build(value).query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-# The tiles' query by database (alias, vendor): its SQL, taking the map's id as its one
-# parameter (empty: the query is written for each map).
-_TILES_SQL: dict[tuple[str, str], str] = {}
-
-
-def _tiles_sql() -> str:
-    stand_in = 987654321
-    sql, params = (Tile.objects.filter(map_id=stand_in).values_list(*_COLUMNS)
-                   .query.sql_with_params())
-    return sql if tuple(params) == (stand_in,) and str(stand_in) not in sql else ""
 
 
 @dataclass(eq=False)
@@ -315,13 +326,6 @@ def _kingdoms(campaign_id: int) -> QuerySet[Kingdom]:
     return Kingdom.objects.filter(campaign_id=campaign_id)
 
 
-def _armies(campaign_id: int) -> QuerySet[Any]:
-    from battles.models import Army
-
-    return Army.objects.filter(campaign_id=campaign_id, tile__isnull=False).only(
-        "number", "kingdom_id", "tile_id", "on_side", "defending")
-
-
 def load_map(campaign: Campaign, *, selected: str | None = None,
              game_map: Map | None = None, reuse: bool = False) -> LoadedMap:
     """The campaign's map, with ``selected`` (a tile label) ringed. ``game_map``: its map row
@@ -341,13 +345,14 @@ def load_map(campaign: Campaign, *, selected: str | None = None,
     capitals = frozenset(k.capital_tile_id for k in kingdoms.values() if k.capital_tile_id)
     rows = _read_tiles(game_map)
     found: dict[int, list[mapsvg.Marker]] = defaultdict(list)
-    for army in kept_rows(("mapview.armies",), _armies, campaign.pk):
-        kingdom = kingdoms[army.kingdom_id]
-        side = " (on its side)" if army.on_side else ""
-        found[army.tile_id].append(
-            mapsvg.Marker(str(army.number), kingdom.colour, "army",
-                          f"{kingdom.name} army {army.number}{side}", on_side=army.on_side,
-                          defending=army.defending)
+    for number, kingdom_id, tile_id, on_side, defending in _values("armies", _armies,
+                                                                     campaign.pk):
+        kingdom = kingdoms[kingdom_id]
+        side = " (on its side)" if on_side else ""
+        found[tile_id].append(
+            mapsvg.Marker(str(number), kingdom.colour, "army",
+                          f"{kingdom.name} army {number}{side}", on_side=bool(on_side),
+                          defending=bool(defending))
         )
     # Counters only one system has (ships, say) come from its shell (RuleSystem.shell).
     extra_markers = campaign.system.hook("map_markers")
