@@ -9,9 +9,9 @@ orders, another kingdom's orders stay hidden until the Orders phase closes.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from campaign.models import Kingdom
@@ -230,28 +230,33 @@ def play_context(state: MKState, access: Any) -> dict[str, Any]:
     return context
 
 
+def _text(value: Any) -> str:
+    """``value`` escaped for HTML, exactly as ``django.utils.html.escape`` escapes it."""
+    return html.escape(str(value))
+
+
 def _contested_html(entry: dict[str, Any]) -> SafeString:
     """One contested tile of the battle step's list, as its list item (the page lists every
     contested tile: built here rather than as template nodes for each tile, side and token;
-    each name escaped)."""
+    each name escaped as Django's ``escape`` escapes it, without its check for lazy text)."""
     controller = entry["controller"]
-    head = escape(entry["label"])
+    head = _text(entry["label"])
     if controller:
-        head += f' <span class="muted">held by {escape(controller.name)}</span>'
+        head += f' <span class="muted">held by {_text(controller.name)}</span>'
     if entry["busy"]:
         head += (' <span class="badge">'
                  f'{"battle fought" if entry["fought"] else "battle under way"}</span>')
     sides = "".join(
-        f'<li><span class="swatch" data-c="{escape(k.colour)}"></span>{escape(k.name)}: '
-        + ", ".join(escape(name) + ("" if upright else " (on its side)")
+        f'<li><span class="swatch" data-c="{_text(k.colour)}"></span>{_text(k.name)}: '
+        + ", ".join(_text(name) + ("" if upright else " (on its side)")
                     for name, upright in tokens) + "</li>"
         for k, tokens in entry["sides"])
     if entry["busy"]:
         choices = ""
     elif entry["choices"]:
         choices = '<ul class="muted small">' + "".join(
-            f"<li>{escape(ch['chooser'].name)} may fight " + "; or ".join(
-                f"{escape(o['opponent'].name)}: {escape(o['kind'])}"
+            f"<li>{_text(ch['chooser'].name)} may fight " + "; or ".join(
+                f"{_text(o['opponent'].name)}: {_text(o['kind'])}"
                 + (", or a naval battle" if o["naval"] else "")
                 for o in ch["options"]) + "</li>"
             for ch in entry["choices"]) + "</ul>\n      "

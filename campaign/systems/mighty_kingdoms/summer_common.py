@@ -20,8 +20,8 @@ from django.db.models.functions import Cast
 from battles.models import Army, Battle
 from campaign.models import Kingdom
 from campaign.services import ServiceError
-from campaign.systems.mighty_kingdoms.clock import label
 from campaign.systems.mighty_kingdoms import kept_sql
+from campaign.systems.mighty_kingdoms.clock import label
 from campaign.systems.mighty_kingdoms.models import Order, Ship
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.state import MKState
