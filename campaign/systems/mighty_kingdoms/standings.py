@@ -10,11 +10,11 @@ the map's size; the ranking itself is the pure ``mk.standings``.
 
 from __future__ import annotations
 
+import html
 from collections import Counter, defaultdict
 from typing import Any
 
 from django.db.models import Count, Q, Sum
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from battles.models import Army
@@ -101,7 +101,7 @@ def table_rows(rows: tuple[mk.Standing, ...], placed: bool, ended: bool) -> Safe
     parts = []
     for r in rows:
         t = r.tally
-        name = escape(t.name)
+        name = html.escape(str(t.name))  # exactly Django's ``escape``
         if r.winner and ended:
             name = f'<strong>{name}</strong> <span class="badge">winner</span>'
         place = (f'<td role="cell" class="num" data-label="Place">{r.place}</td>'
