@@ -55,8 +55,9 @@ def settlement_ap(state: GameState, kingdom: str) -> int:
 def foreign_settlements(state: GameState, kingdom: str) -> tuple[str, ...]:
     """``F(k)`` of WOK-ACH-3: controlled territories whose settlement is of another culture
     (the Malador's included), the capital too (WOK-AMB-5)."""
+    holdings = state.holdings  # every controlled territory is on the map and held
     return tuple(code for code in state.controlled(kingdom)
-                 if state.lvl(code) and state.holding(code).culture != kingdom)
+                 if holdings[code].level and holdings[code].culture != kingdom)
 
 
 @dataclass(frozen=True)
@@ -82,8 +83,9 @@ def empire_check(state: GameState, kingdom: str) -> EmpireCheck:
         capital = state.capital(kingdom)
         capital_city = state.ctrl(capital) == kingdom and state.lvl(capital) == CITY
         foreign = foreign_settlements(state, kingdom)
+        holdings = state.holdings
         state.memo[key] = EmpireCheck(capital_city, len(foreign),
-                                      sum(state.lvl(t) for t in foreign))
+                                      sum(holdings[t].level for t in foreign))
     return state.memo[key]  # type: ignore[return-value]
 
 
