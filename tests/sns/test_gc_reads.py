@@ -183,3 +183,43 @@ def test_the_play_pages_set_ups_read_each_declared_crate_item_as_the_game_pages_
     client.force_login(gm)
     html = client.get(reverse("campaign:play", args=[avalon.campaign.slug])).content.decode()
     assert f'<option value="{item.pk}" selected>Rusty Key</option>' in html
+
+
+def test_kept_standings_follow_every_change_of_points_land_kings_and_names(
+        avalon: Avalon) -> None:
+    """SNS-GC-5: the standings the rules work out are kept under the map they read, the
+    players, the points and the games played; each change shows at once, as worked out anew."""
+    from tests.sns.conftest import undo
+
+    def both(**kw: Any) -> tuple[list[pts.Standing], list[pts.Standing]]:
+        st = load(avalon.campaign, **kw)
+        kept = [r.row for r in pages.standings(st)]
+        points, played = pages.points_and_games(avalon.campaign, list(st.kingdoms.values()))
+        entries = [pts.PointsEntry(k.name, cur, points[k.pk][cur], pts.GM_ADJUST)
+                   for k in st.kingdoms.values() for cur in (pts.VP, pts.VEN)]
+        fresh = list(pts.standings(st.state, entries, {k.name: played.get(k.pk, 0)
+                                                       for k in st.kingdoms.values()},
+                                   st.options))
+        return kept, fresh
+
+    for kw in ({}, {"crates": False, "held_only": True}):
+        kept, fresh = both(**kw)
+        assert kept == fresh
+        again = pages.standings(load(avalon.campaign, **kw))
+        assert all(a.row is b for a, b in zip(again, kept, strict=True))  # reused
+    game = avalon.play(avalon.red, at(2, 2), avalon.blue, "win")
+    kept, fresh = both()
+    assert kept == fresh and kept[0].player == pid(avalon.red) and kept[0].vp == 1
+    sns.file_report(avalon.campaign, avalon.gm, game, avalon.red, {"peak_gold": 50},
+                    confirm=True)
+    sns.take_titles(avalon.campaign, avalon.gm, game, avalon.red, ["FRUGAL"])
+    for kw in ({}, {"crates": False, "held_only": True}):
+        kept, fresh = both(**kw)
+        assert kept == fresh and kept[0].titles == ("FRUGAL",)
+    undo(avalon)
+    kept, fresh = both(held_only=True)
+    assert kept == fresh and kept[0].titles == ()
+    avalon.red.name = "Crimson"
+    avalon.red.save()
+    kept, fresh = both()
+    assert kept == fresh and "Crimson" in [r.player for r in kept]

@@ -121,6 +121,30 @@ class StandingRow:
     is_ai: bool
 
 
+# The rules' standings worked out lately, kept under everything they are worked out from: the
+# map, by identity (a map is never changed: ``with_holdings`` makes a new one; the maps of reads
+# are kept whole by ``state.read_map``, and each entry holds its map, so that no other map can
+# take its identity while the entry is kept), the players with their Kings and Titles, the
+# points entries, the games played and the options. At most _STANDINGS_KEPT; when full, all
+# are dropped.
+_STANDINGS: dict[tuple[Any, ...], tuple[gc.CampaignMap, tuple[pts.Standing, ...]]] = {}
+_STANDINGS_KEPT = 16
+
+
+def _rules_standings(state: gc.CampaignState, entries: tuple[pts.PointsEntry, ...],
+                     played: dict[str, int], options: gc.Options) -> tuple[pts.Standing, ...]:
+    """``pts.standings`` (SNS-GC-5), reused while nothing it depends on has changed."""
+    key = (id(state.map), state.players, entries, tuple(played.items()), options)
+    found = _STANDINGS.get(key)
+    if found is not None and found[0] is state.map:
+        return found[1]
+    rows = pts.standings(state, entries, played, options)
+    if len(_STANDINGS) >= _STANDINGS_KEPT:
+        _STANDINGS.clear()
+    _STANDINGS[key] = (state.map, rows)
+    return rows
+
+
 def standings(st: SnsState, figures: tuple[Points, dict[int, int]] | None = None
               ) -> list[StandingRow]:
     """SNS-GC-5, SNS-PTS-2, SNS-GC-12: points, Territories by state, Titles and games played,
@@ -129,10 +153,10 @@ def standings(st: SnsState, figures: tuple[Points, dict[int, int]] | None = None
     points, played = (figures if figures is not None
                       else points_and_games(st.campaign, list(st.kingdoms.values())))
     st.memo["points"] = points
-    entries = [pts.PointsEntry(k.name, cur, points[pk][cur], pts.GM_ADJUST)
-               for pk, k in st.kingdoms.items() for cur in (pts.VP, pts.VEN)]
-    rows = pts.standings(st.state, entries, {k.name: played.get(pk, 0)
-                                             for pk, k in st.kingdoms.items()}, st.options)
+    entries = tuple(pts.PointsEntry(k.name, cur, points[pk][cur], pts.GM_ADJUST)
+                    for pk, k in st.kingdoms.items() for cur in (pts.VP, pts.VEN))
+    rows = _rules_standings(st.state, entries, {k.name: played.get(pk, 0)
+                                                for pk, k in st.kingdoms.items()}, st.options)
     by_name = {k.name: k for k in st.kingdoms.values()}
     return [StandingRow(by_name[r.player], r,
                         tuple(tt.TITLE_BY_CODE[c].name for c in r.titles),

@@ -173,7 +173,8 @@ def _layout(size: tuple[int, int], land: Sequence[TileValues], options: gc.Optio
 # map type, state or holder makes a new key), the kingdoms' names by primary key, the map
 # types' names and the granularity option. A read that finds its key reuses the map, and with
 # it the map's list of each holder's land (``CampaignMap._by_owner``). Kept only for reads
-# (``load`` without ``lock``), whose tiles are immutable tuples; at most _MAPS_KEPT maps: when
+# (``load`` without ``lock``), whose tiles are immutable tuples; the maps of the held land alone
+# (``held_map``) are kept here too, under keys of their own. At most _MAPS_KEPT maps: when
 # full, all are dropped.
 _MAPS: dict[tuple[Any, ...], tuple[gc.CampaignMap, dict[str, list[Any]]]] = {}
 _MAPS_KEPT = 16
@@ -189,6 +190,22 @@ def read_map(size: tuple[int, int], rows: Sequence[TileValues], options: gc.Opti
     found = _MAPS.get(key)
     if found is None:
         found = build_map(size, rows, options, labels, names_by_pk)
+        if len(_MAPS) >= _MAPS_KEPT:
+            _MAPS.clear()
+        _MAPS[key] = found
+    return found[0], dict(found[1])
+
+
+def read_held_map(rows: Sequence[TileValues], labels: Mapping[str, str],
+                  names_by_pk: Mapping[int, str]
+                  ) -> tuple[gc.CampaignMap, dict[str, list[Any]]]:
+    """``held_map``, reused while nothing it depends on has changed (kept with the whole maps
+    in ``_MAPS``, under its own kind of key); the caller gets its own dict of each Territory's
+    tiles."""
+    key = ("held", tuple(labels.items()), tuple(names_by_pk.items()), tuple(rows))
+    found = _MAPS.get(key)
+    if found is None:
+        found = held_map(rows, labels, names_by_pk)
         if len(_MAPS) >= _MAPS_KEPT:
             _MAPS.clear()
         _MAPS[key] = found
@@ -376,7 +393,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
     labels = {t.slug: t.label for t in campaign.system.terrains}
     names_by_pk = {pk: k.name for pk, k in kingdoms.items()}
     if held:
-        cmap, by_territory = held_map(rows, labels, names_by_pk)
+        cmap, by_territory = read_held_map(rows, labels, names_by_pk)
     elif rows and tiles is None:
         cmap, by_territory = read_map(size, rows, options, labels, names_by_pk)
     elif rows:
