@@ -6,16 +6,14 @@ Outsiders get a 404 (a campaign's existence is not revealed); members whose role
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import connections
-from django.db.models import Model, Q, QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 
+from campaign.kept_sql import kept_rows
 from campaign.models import Campaign, Event, Kingdom, Membership, Role, Tile, Visibility
 
 ROLE_RANK = {Role.OBSERVER: 0, Role.PLAYER: 1, Role.GM: 2}
@@ -53,120 +51,6 @@ class Access:
 
     def can_edit_kingdom(self, kingdom: Kingdom) -> bool:
         return self.is_gm or (self.kingdom is not None and self.kingdom.pk == kingdom.pk)
-
-
-# -- reads whose SQL is worked out once --------------------------------------------------------
-
-KEPT_LIMIT = 200
-_kept: dict[tuple, Any] = {}
-
-
-@dataclass(frozen=True)
-class _Statement:
-    """A queryset's SQL with where each value goes, and how its rows become model instances
-    (what Django's ``ModelIterable`` works out from the compiled query)."""
-
-    sql: str
-    slots: tuple[tuple[bool, Any], ...]  # (True, index of a value) or (False, a constant)
-    model: type[Model]
-    init_list: list[str]
-    start: int
-    end: int
-    populators: list[Any]
-    annotations: dict[str, int]
-    converters: list[tuple[int, tuple[list[Any], Any]]]
-
-
-def _stand_in(index: int, value: Any) -> Any:
-    """A value no query of ours holds as a constant, of the same type as ``value``."""
-    if type(value) is int:
-        return -918_273_645 - index
-    if type(value) is str:
-        return f"\x1fvalue {index}\x1f"
-    raise TypeError(f"kept_rows takes whole numbers and text, not {type(value).__name__}")
-
-
-def _statement(build: Callable[..., QuerySet], values: Sequence[Any]) -> _Statement | None:
-    stand_ins = [_stand_in(i, v) for i, v in enumerate(values)]
-    queryset = build(*stand_ins)
-    compiler = queryset.query.get_compiler(using=queryset.db)
-    sql, params = compiler.as_sql()
-    slots, seen = [], set()
-    for param in params:
-        index = next((i for i, s in enumerate(stand_ins) if type(param) is type(s)
-                      and param == s), None)
-        if index is None:
-            if any(isinstance(s, str) and s in str(param) for s in stand_ins):
-                return None  # a value worked into another (a LIKE pattern): not kept
-            slots.append((False, param))
-        else:
-            slots.append((True, index))
-            seen.add(index)
-    if len(seen) != len(values) or any(str(s) in sql for s in stand_ins):
-        return None
-    select, klass_info = compiler.select, compiler.klass_info
-    fields = klass_info["select_fields"]
-    start, end = fields[0], fields[-1] + 1
-    return _Statement(
-        sql=sql, slots=tuple(slots), model=klass_info["model"],
-        init_list=[f[0].target.attname for f in select[start:end]], start=start, end=end,
-        populators=get_related_populators(klass_info, select, queryset.db),
-        annotations=dict(compiler.annotation_col_map or {}),
-        converters=list(compiler.get_converters(
-            [s[0] for s in select[0:compiler.col_count]]).items()),
-    )
-
-
-def kept_rows(key: tuple, build: Callable[..., QuerySet], *values: Any,
-              known: dict[str, Model] | None = None) -> list[Any]:
-    """``list(build(*values))``, the same instances, with the queryset's SQL worked out once per
-    process (about a millisecond of Django's work a query) and run again with new values.
-
-    ``build`` makes the queryset from ``values`` (whole numbers and text, each used as is in
-    the query, as a filter's value); ``key`` names everything else that shapes it, since what
-    is kept under ``key`` serves every later call. ``known`` gives related objects the rows
-    point to, as a related manager does (``{"campaign": campaign}`` for a campaign's events),
-    set on each row whose key matches. A query the values cannot simply be put into (a value
-    changed on its way in) is built each time. At most ``KEPT_LIMIT`` statements are kept
-    (emptied whole when full).
-    """
-    connection = connections["default"]
-    slot = (connection.alias, connection.vendor, key)
-    statement = _kept.get(slot)
-    if statement is None:
-        statement = _statement(build, values) or False
-        if len(_kept) >= KEPT_LIMIT:
-            _kept.clear()
-        _kept[slot] = statement
-    if statement is False:
-        return list(build(*values))
-    params = [values[x] if is_value else x for is_value, x in statement.slots]
-    with connection.cursor() as cursor:
-        cursor.execute(statement.sql, params)
-        rows = cursor.fetchall()
-    db, model, init_list = connection.alias, statement.model, statement.init_list
-    start, end = statement.start, statement.end
-    known_fields = [(model._meta.get_field(name), instance)
-                    for name, instance in (known or {}).items()]
-    found = []
-    for row in rows:
-        if statement.converters:
-            row = list(row)
-            for pos, (convs, expression) in statement.converters:
-                value = row[pos]
-                for converter in convs:
-                    value = converter(value, expression, connection)
-                row[pos] = value
-        obj = model.from_db(db, init_list, row[start:end])
-        for populator in statement.populators:
-            populator.populate(row, obj)
-        for name, pos in statement.annotations.items():
-            setattr(obj, name, row[pos])
-        for fk, instance in known_fields:
-            if not fk.is_cached(obj) and getattr(obj, fk.attname) == instance.pk:
-                setattr(obj, fk.name, instance)
-        found.append(obj)
-    return found
 
 
 def _players_kingdom(slug: str, user_id: int) -> QuerySet[Kingdom]:

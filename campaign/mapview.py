@@ -14,12 +14,11 @@ from itertools import compress
 from operator import ne
 from typing import Any, Callable, NamedTuple
 
-from django.db import connection
 from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
 from campaign import mapsvg
-from campaign.access import kept_rows
+from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.rules import geometry
 
@@ -141,7 +140,7 @@ def _read_tiles(game_map: Map) -> list[tuple]:
     ``_Maker.view`` reads them as truth values)."""
     if game_map.pk is None:
         return []
-    return _values("tiles", _tiles, game_map.pk)
+    return kept_values(("mapview.tiles",), _tiles, game_map.pk, convert=False)
 
 
 def _tiles(map_id: int) -> QuerySet[Any]:
@@ -153,30 +152,6 @@ def _armies(campaign_id: int) -> QuerySet[Any]:
 
     return Army.objects.filter(campaign_id=campaign_id, tile__isnull=False).values_list(
         "number", "kingdom_id", "tile_id", "on_side", "defending")
-
-
-# The SQL of ``_values``'s queries by database (alias, vendor) and name, taking the one value
-# as its one parameter (empty: written for each call).
-_VALUES_SQL: dict[tuple[str, str, str], str] = {}
-_STAND_IN = 987_654_321
-
-
-def _values(name: str, build: Callable[[int], QuerySet[Any]], value: int) -> list[tuple]:
-    """The rows of ``build(value)`` (a ``values_list`` query filtered on ``value``) as the
-    database answers them, the query's SQL written once per database."""
-    key = (connection.alias, connection.vendor, name)
-    sql = _VALUES_SQL.get(key)
-    if sql is None:
-        written, params = build(_STAND_IN).query.sql_with_params()
-        sql = written if tuple(params) == (_STAND_IN,) and str(_STAND_IN) not in written else ""
-        _VALUES_SQL[key] = sql
-    if sql:
-        params = [value]
-    else:
-        sql, params = build(value).query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
 
 
 @dataclass(eq=False)
@@ -345,8 +320,8 @@ def load_map(campaign: Campaign, *, selected: str | None = None,
     capitals = frozenset(k.capital_tile_id for k in kingdoms.values() if k.capital_tile_id)
     rows = _read_tiles(game_map)
     found: dict[int, list[mapsvg.Marker]] = defaultdict(list)
-    for number, kingdom_id, tile_id, on_side, defending in _values("armies", _armies,
-                                                                     campaign.pk):
+    armies = kept_values(("mapview.armies",), _armies, campaign.pk)
+    for number, kingdom_id, tile_id, on_side, defending in armies:
         kingdom = kingdoms[kingdom_id]
         side = " (on its side)" if on_side else ""
         found[tile_id].append(

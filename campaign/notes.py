@@ -18,9 +18,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from campaign.access import Access, kept_rows
+from campaign.access import Access
 from campaign.chronicle import Recorder
 from campaign.images import delete_files, process_photo
+from campaign.kept_sql import kept_rows
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, ChronicleEntry, Event, Kingdom, Note, Tile, Visibility
 from campaign.services import ServiceError
@@ -49,7 +50,7 @@ def _notes_on(campaign_id: int, target_id: int, *, gm: bool, on: str) -> QuerySe
 def notes_on(access: Access, *, kingdom: Kingdom | None = None,
              tile: Tile | None = None) -> list[Note]:
     """The notes on ``kingdom`` (or else ``tile``) this viewer may read, as ``visible_notes``
-    chooses them, oldest first: one query, its SQL kept (``access.kept_rows``)."""
+    chooses them, oldest first: one query, its SQL kept (``kept_sql.kept_rows``)."""
     on, target = ("kingdom", kingdom) if kingdom is not None else ("tile", tile)
     if target is None:
         return []
@@ -91,7 +92,7 @@ def latest_events(access: Access, count: int = 8) -> list[Event]:
     """The latest ``count`` events this viewer may read (as ``access.visible_events`` chooses
     them), latest first, each with ``has_entry`` and its campaign, without their before-images
     (``changes``, which a list of events does not show): one query, its SQL kept
-    (``access.kept_rows``)."""
+    (``kept_sql.kept_rows``)."""
     campaign = access.campaign
     known = {"campaign": campaign}
     if access.is_gm:

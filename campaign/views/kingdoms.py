@@ -13,9 +13,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign import services
-from campaign.access import get_campaign_for, get_kingdom_for, kept_rows
+from campaign.access import get_campaign_for, get_kingdom_for
 from campaign.forms import AssignKingdomForm, KingdomForm
 from campaign.images import ImageRejected
+from campaign.kept_sql import kept_rows
 from campaign.models import Role, Tile
 from campaign.once import applies_once
 from campaign.views.common import refuse, tabs_context

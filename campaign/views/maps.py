@@ -23,8 +23,9 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from campaign import live, mapsvg, mapview, services, tile_actions
-from campaign.access import Access, get_campaign_for, get_tile_for, kept_rows
+from campaign.access import Access, get_campaign_for, get_tile_for
 from campaign.forms import GenerateMapForm, TileForm
+from campaign.kept_sql import kept_rows
 from campaign.models import Event, Map, MapKind, Role, Tile
 from campaign.parsing import ParseError, parse_decimal, parse_id
 from campaign.views.common import refuse, tabs_context

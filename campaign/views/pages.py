@@ -14,8 +14,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign import notes, notifications, services
-from campaign.access import Access, get_campaign_for, kept_rows
+from campaign.access import Access, get_campaign_for
 from campaign.forms import CampaignCreateForm, CampaignSettingsForm
+from campaign.kept_sql import kept_rows
 from campaign.models import Campaign, Kingdom, Membership, Photo, Role, Tile
 from campaign.once import applies_once
 from campaign.templatetags.links import address

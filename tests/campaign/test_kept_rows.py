@@ -1,4 +1,4 @@
-"""Reads whose SQL is worked out once (``campaign.access.kept_rows``): the rows are those the
+"""Reads whose SQL is worked out once (``campaign.kept_sql.kept_rows``): the rows are those the
 queryset gives, read afresh each time with the values of the call; only the statement is kept,
 under a key that names the query's shape, so one viewer's read never serves another's rows."""
 
@@ -8,11 +8,13 @@ import re
 
 import pytest
 from django.db import connection
+from django.db.models.functions import Lower
 from django.test.utils import CaptureQueriesContext
 
 from battles.models import Army
 from campaign import notes
-from campaign.access import Access, kept_rows
+from campaign.access import Access
+from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Event, Kingdom, Role, Tile, Visibility
 from campaign.views.pages import _overview_kingdoms
 from tests.campaign.conftest import World
@@ -89,6 +91,42 @@ def test_a_value_worked_into_a_pattern_is_not_kept(world: World) -> None:
 
     assert [k.name for k in kept_rows(("test", "named like"), build, "ree")] == ["Green"]
     assert [k.name for k in kept_rows(("test", "named like"), build, "lu")] == ["Blue"]
+
+
+def test_kept_values_are_the_querysets_tuples_converted_or_as_answered(world: World) -> None:
+    def build(campaign_id: int) -> object:
+        return (Tile.objects.filter(map__campaign_id=campaign_id)
+                .values_list("label", "explored", "features").order_by("pk"))
+
+    for campaign in (world.campaign, world.elsewhere):
+        expected = list(build(campaign.pk))
+        with CaptureQueriesContext(connection) as queries:
+            assert kept_values(("test", "tiles"), build, campaign.pk) == expected
+        assert len(queries) == 1
+        raw = kept_values(("test", "tiles"), build, campaign.pk, convert=False)
+        assert [row[0] for row in raw] == [row[0] for row in expected]
+        assert [bool(row[1]) for row in raw] == [row[1] for row in expected]
+    tile = Tile.objects.filter(map__campaign=world.campaign).order_by("pk").first()
+    Tile.objects.filter(pk=tile.pk).update(features=["ford"], explored=True)
+    assert kept_values(("test", "tiles"), build, world.campaign.pk)[0][1:] == (True, ["ford"])
+
+
+def test_kept_values_leave_out_the_columns_an_ordering_added(world: World) -> None:
+    def build(campaign_id: int) -> object:
+        # DISTINCT puts the ordering's expression among the selected columns.
+        return (Kingdom.objects.filter(campaign_id=campaign_id).values_list("name")
+                .order_by(Lower("name").desc()).distinct())
+
+    assert kept_values(("test", "names by lower"), build, world.campaign.pk) == list(
+        build(world.campaign.pk))
+    assert kept_values(("test", "names by lower"), build, world.campaign.pk, convert=False) == [
+        tuple(row) for row in build(world.campaign.pk)]
+
+
+def test_kept_values_take_only_plain_values_list_queries(world: World) -> None:
+    with pytest.raises(TypeError):
+        kept_values(("test", "flat"), lambda pk: Kingdom.objects.filter(campaign_id=pk)
+                    .values_list("name", flat=True), world.campaign.pk)
 
 
 def test_overview_counts_follow_each_change(world: World) -> None:

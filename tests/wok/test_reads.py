@@ -1,14 +1,15 @@
-"""A page's read of a War of Kings game: the queries compiled once (``compiled``), the board
-kept with its road steps (``state._read_board``) and the figures worked out from it give exactly
-what the plain ORM reads and the rules give (WOK-ECON-4, WOK-ACH-5, WOK-ACH-6)."""
+"""A page's read of a War of Kings game: the queries compiled once (``campaign.kept_sql``), the
+board kept with its road steps (``state._read_board``) and the figures worked out from it give
+exactly what the plain ORM reads and the rules give (WOK-ECON-4, WOK-ACH-5, WOK-ACH-6)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
+from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Kingdom, Tile
-from campaign.systems.war_of_kings import compiled, services, views
+from campaign.systems.war_of_kings import services, views
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.models import Army, Battle, Card
 from campaign.systems.war_of_kings.rules import economy
@@ -25,19 +26,18 @@ def _fields(obj: Any) -> dict[str, Any]:
 
 def _same_reads(game: Game) -> None:
     pk = game.campaign.pk
-    kingdoms = compiled.rows("wok.kingdoms", Kingdom, st._kingdoms_query, pk, instances=True)
+    kingdoms = kept_rows(("wok.kingdoms",), st._kingdoms_query, pk)
     assert [_fields(k) for k in kingdoms] == [_fields(k) for k in st._kingdoms_query(pk)]
     assert all(not k._state.adding and k._state.db == "default" for k in kingdoms)
-    armies = compiled.rows("wok.armies", Army, st._armies_query, pk, instances=True)
+    armies = kept_rows(("wok.armies",), st._armies_query, pk)
     assert [_fields(a) for a in armies] == [_fields(a) for a in st._armies_query(pk)]
-    assert compiled.rows("wok.tiles", Tile, st._tiles_query, pk) == list(st._tiles_query(pk))
-    assert (compiled.rows("wok.balances", Balance, st._balances_query, pk)
+    assert kept_values(("wok.tiles",), st._tiles_query, pk) == list(st._tiles_query(pk))
+    assert (kept_values(("wok.balances",), st._balances_query, pk)
             == list(st._balances_query(pk)))
-    battles = compiled.rows("wok.pending_battles", Battle, views._pending_battles, pk,
-                            instances=True)
+    battles = kept_rows(("wok.pending_battles",), views._pending_battles, pk)
     assert [_fields(b) for b in battles] == [_fields(b) for b in views._pending_battles(pk)]
     for kingdom in game.kingdoms.values():
-        hand = compiled.rows("wok.hand", Card, views._hand, kingdom.pk, instances=True)
+        hand = kept_rows(("wok.hand",), views._hand, kingdom.pk)
         assert [_fields(c) for c in hand] == [_fields(c) for c in views._hand(kingdom.pk)]
 
 
@@ -61,13 +61,12 @@ def test_compiled_reads_give_what_the_orm_gives_and_see_every_change(db: Any) ->
     Balance.objects.filter(kingdom=red).update(amount=99)
     _same_reads(game)
     _same_reads(other)
-    read = compiled.rows("wok.kingdoms", Kingdom, st._kingdoms_query, game.campaign.pk,
-                         instances=True)
+    read = kept_rows(("wok.kingdoms",), st._kingdoms_query, game.campaign.pk)
     assert {k.name for k in read} >= {"Crimson"}
     assert next(k for k in read if k.pk == red.pk).data["note"] == "a <b> & \"c\""
     # Another campaign's read never holds this one's rows.
-    assert not {k.pk for k in compiled.rows("wok.kingdoms", Kingdom, st._kingdoms_query,
-                                             other.campaign.pk, instances=True)} & {red.pk}
+    others = kept_rows(("wok.kingdoms",), st._kingdoms_query, other.campaign.pk)
+    assert not {k.pk for k in others} & {red.pk}
 
 
 def test_kept_board_road_steps_follow_a_new_road(game: Game) -> None:

@@ -7,8 +7,9 @@ from typing import Any
 
 from campaign import mapsvg
 from campaign.access import Access
+from campaign.kept_sql import kept_values
 from campaign.models import Campaign, Kingdom, Map, Tile
-from campaign.systems.war_of_kings import compiled, services, views
+from campaign.systems.war_of_kings import services, views
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.fragments import standings_html
 from campaign.systems.war_of_kings.models import Army
@@ -94,8 +95,8 @@ def map_markers(campaign: Campaign, kingdoms: Mapping[int, Kingdom]) -> list[tup
     """Army counters (WOK-ARMY-1): the number, unready ones marked with a dash, damage as dots;
     Malador armies in orange."""
     markers = []
-    for number, owner_id, tile_id, ready, damage in compiled.rows(
-            "wok.army_markers", Army, _army_markers, campaign.pk):
+    rows = kept_values(("wok.army_markers",), _army_markers, campaign.pk)
+    for number, owner_id, tile_id, ready, damage in rows:
         owner = kingdoms.get(owner_id) if owner_id else None
         colour = owner.colour if owner is not None else "#e07b20"
         text = f"{number}{'' if ready else '-'}{'•' * damage}"

@@ -26,10 +26,10 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from campaign.chronicle import Recorder
+from campaign.kept_sql import kept_rows, kept_values
 from campaign.locking import lock_campaign, lock_kingdoms
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.services import ServiceError
-from campaign.systems.war_of_kings import compiled
 from campaign.systems.war_of_kings.models import Army
 from campaign.systems.war_of_kings.rules import board as wb
 from campaign.systems.war_of_kings.rules import economy
@@ -289,7 +289,7 @@ def _read_board(campaign: Campaign) -> tuple[list[_TileRow], _Board]:
     Any change to any of those (a road built, the map edited, a resource changed) changes the
     key, so a kept board is never stale; the holdings, armies and stockpiles are read fresh
     every time."""
-    rows = compiled.rows("wok.tiles", Tile, _tiles_query, campaign.pk)
+    rows = kept_values(("wok.tiles",), _tiles_query, campaign.pk)
     texts = list(dict.fromkeys(row[8] or "null" for row in rows))
     decoded = dict(zip(texts, json.loads("[" + ",".join(texts) + "]"), strict=True))
     tile_rows = [_TileRow(pk, label, name, terrain, settlement, controller_id,
@@ -337,12 +337,10 @@ def load(campaign: Campaign, *, lock: bool = False,
             kingdom_rows = sorted(read_kingdoms, key=lambda k: (
                 k.order_position is None, k.order_position or 0, k.pk))
         else:
-            kingdom_rows = compiled.rows("wok.kingdoms", Kingdom, _kingdoms_query,
-                                         campaign.pk, instances=True)
+            kingdom_rows = kept_rows(("wok.kingdoms",), _kingdoms_query, campaign.pk)
         tile_rows, board = _read_board(campaign)
         game_map, roads = board.map, board.roads
-        army_rows = compiled.rows("wok.armies", Army, _armies_query, campaign.pk,
-                                  instances=True)
+        army_rows = kept_rows(("wok.armies",), _armies_query, campaign.pk)
     if lock:
         game_map, roads = _board(tile_rows)
     kingdoms = {k.pk: k for k in kingdom_rows}
@@ -368,7 +366,7 @@ def load(campaign: Campaign, *, lock: bool = False,
     stock: dict[str, dict[str, int]] = {k.name: {} for k in kingdom_rows}
     balances = (Balance.objects.filter(kingdom__campaign=campaign)
                 .values_list("kingdom_id", "resource", "amount") if lock else
-                compiled.rows("wok.balances", Balance, _balances_query, campaign.pk))
+                kept_values(("wok.balances",), _balances_query, campaign.pk))
     for kingdom_id, resource, amount in balances:
         if kingdom_id in kingdoms and resource in STOCK_FIELDS:
             stock[kingdoms[kingdom_id].name][resource] = amount

@@ -20,11 +20,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import Access, get_campaign_for, get_kingdom_for
+from campaign.kept_sql import kept_rows
 from campaign.models import Kingdom, Role
 from campaign.once import applies_once
 from campaign.parsing import ParseError, parse_id, parse_int
 from campaign.services import ServiceError
-from campaign.systems.war_of_kings import battles, compiled, services
+from campaign.systems.war_of_kings import battles, services
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.fragments import (
     economy_html,
@@ -402,7 +403,7 @@ def play_context(access: Access) -> dict[str, Any]:
         from campaign.systems.war_of_kings.models import Card
 
         # WOK-EVENT-4: a hand is seen by its holder (and a GM acting for it) only.
-        context["hand"] = compiled.rows("wok.hand", Card, _hand, me.pk, instances=True)
+        context["hand"] = kept_rows(("wok.hand",), _hand, me.pk)
         economy_figures = kingdom_economy(loaded, me.name)
         context.update(economy_figures)
         context["economy_html"] = economy_html(me, economy_figures)
@@ -606,7 +607,6 @@ def _hand(kingdom_id: int) -> Any:
 
 def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
     """What the active player (and the GM) needs in the turn's phases."""
-    from campaign.systems.war_of_kings.models import Battle
     from campaign.systems.war_of_kings.rules.armies import destinations
 
     state = loaded.state
@@ -642,8 +642,7 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
     # WOK-MAL-9: the player to the active player's left decides and rolls for the Malador.
     context["malador_decider"] = loaded.kingdom(malador_decider(state))
     context["explore_faces"] = loaded.options.explore_faces_known
-    battles_ = compiled.rows("wok.pending_battles", Battle, _pending_battles,
-                             loaded.campaign.pk, instances=True)
+    battles_ = kept_rows(("wok.pending_battles",), _pending_battles, loaded.campaign.pk)
     labels = {t.pk: code for code, t in loaded.tiles.items()} if battles_ else {}
     rows = []
     for b in battles_:

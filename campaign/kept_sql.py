@@ -1,0 +1,179 @@
+"""Reads whose SQL is worked out once per process, then run again with each call's values.
+
+Django compiles a queryset into SQL every time it runs: its filters, the joins their lookups
+make and the selected columns, about a millisecond of Python a query, which on a phone page's
+first render cost as much as the database took to answer. The pages read the same few shapes
+of query every time, only for another campaign, kingdom or map. So a shape's SQL is compiled
+once, with stand-in values where the call's values go, and later calls run that SQL with their
+own values through the connection's cursor (counted, logged and wrapped like any query). Only
+the statement is kept, never a row: every call asks the database.
+
+- ``kept_rows(key, build, *values)``: model instances, as ``list(build(*values))`` gives them
+  (converters, ``select_related`` rows, annotations).
+- ``kept_values(key, build, *values)``: a ``values_list`` query's tuples, converted as Django
+  converts them, or with ``convert=False`` as the database answers them.
+
+``build`` makes the queryset from ``values`` (whole numbers and text, each used as is, as a
+filter's value); ``key`` names everything else that shapes it, since what is kept under it
+serves every later call. A query the values cannot simply be put into (a value worked into a
+LIKE pattern, say) is built each time. At most ``KEPT_LIMIT`` statements are kept, per
+database; the store is emptied whole when full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import ValuesListIterable, get_related_populators
+from django.db.models.sql.constants import MULTI
+
+KEPT_LIMIT = 400
+_kept: dict[tuple, Any] = {}
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """A queryset's SQL with where each value goes, its columns' converters and, for model
+    rows, how they become instances (what Django's ``ModelIterable`` works out)."""
+
+    sql: str
+    slots: tuple[tuple[bool, Any], ...]  # (True, index of a value) or (False, a constant)
+    converters: list[tuple[int, tuple[list[Any], Any]]]
+    width: int | None = None  # the columns asked for, when ordering added more to the select
+    model: type[Model] | None = None
+    init_list: tuple[str, ...] = ()
+    start: int = 0
+    end: int = 0
+    populators: tuple[Any, ...] = ()
+    annotations: tuple[tuple[str, int], ...] = ()
+
+
+def _stand_in(index: int, value: Any) -> Any:
+    """A value no query of ours holds as a constant, of the same type as ``value``."""
+    if type(value) is int:
+        return -918_273_645 - index
+    if type(value) is str:
+        return f"\x1fvalue {index}\x1f"
+    raise TypeError(f"kept reads take whole numbers and text, not {type(value).__name__}")
+
+
+def _statement(build: Callable[..., QuerySet], values: Sequence[Any], *,
+               instances: bool) -> _Statement | None:
+    stand_ins = [_stand_in(i, v) for i, v in enumerate(values)]
+    queryset = build(*stand_ins)
+    if not instances and queryset._iterable_class is not ValuesListIterable:
+        raise TypeError("kept_values reads a values_list query (not flat, not named)")
+    compiler = queryset.query.get_compiler(using=queryset.db)
+    sql, params = compiler.as_sql()
+    slots, seen = [], set()
+    for param in params:
+        index = next((i for i, s in enumerate(stand_ins) if type(param) is type(s)
+                      and param == s), None)
+        if index is None:
+            if any(isinstance(s, str) and s in str(param) for s in stand_ins):
+                return None  # a value worked into another (a LIKE pattern): not kept
+            slots.append((False, param))
+        else:
+            slots.append((True, index))
+            seen.add(index)
+    if len(seen) != len(values) or any(str(s) in sql for s in stand_ins):
+        return None
+    select = compiler.select
+    converters = list(compiler.get_converters(
+        [s[0] for s in select[0:compiler.col_count]]).items())
+    if not instances:
+        return _Statement(sql=sql, slots=tuple(slots), converters=converters,
+                          width=compiler.col_count if compiler.has_extra_select else None)
+    klass_info = compiler.klass_info
+    fields = klass_info["select_fields"]
+    start, end = fields[0], fields[-1] + 1
+    return _Statement(
+        sql=sql, slots=tuple(slots), converters=converters, model=klass_info["model"],
+        init_list=tuple(f[0].target.attname for f in select[start:end]), start=start, end=end,
+        populators=tuple(get_related_populators(klass_info, select, queryset.db)),
+        annotations=tuple((compiler.annotation_col_map or {}).items()),
+    )
+
+
+def _run(key: tuple, build: Callable[..., QuerySet], values: Sequence[Any], *,
+         instances: bool) -> tuple[_Statement | None, list[tuple], Any]:
+    """The kept statement (None: built each time) and its rows as the database answers."""
+    connection = connections["default"]
+    slot = (connection.alias, connection.vendor, instances, key)
+    statement = _kept.get(slot)
+    if statement is None:
+        statement = _statement(build, values, instances=instances) or False
+        if len(_kept) >= KEPT_LIMIT:
+            _kept.clear()
+        _kept[slot] = statement
+    if statement is False:
+        return None, [], connection
+    params = [values[x] if is_value else x for is_value, x in statement.slots]
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, params)
+        return statement, cursor.fetchall(), connection
+
+
+def _converted(statement: _Statement, rows: list[tuple], connection: Any) -> list[Any]:
+    if not statement.converters:
+        return rows
+    done = []
+    for row in rows:
+        row = list(row)
+        for pos, (convs, expression) in statement.converters:
+            value = row[pos]
+            for converter in convs:
+                value = converter(value, expression, connection)
+            row[pos] = value
+        done.append(row)
+    return done
+
+
+def kept_rows(key: tuple, build: Callable[..., QuerySet], *values: Any,
+              known: dict[str, Model] | None = None) -> list[Any]:
+    """``list(build(*values))``, the same instances, with the queryset's SQL worked out once.
+
+    ``known`` gives related objects the rows point to, as a related manager does
+    (``{"campaign": campaign}`` for a campaign's events), set on each row whose key matches."""
+    statement, rows, connection = _run(key, build, values, instances=True)
+    if statement is None:
+        return list(build(*values))
+    db, model, init_list = connection.alias, statement.model, statement.init_list
+    start, end = statement.start, statement.end
+    known_fields = [(model._meta.get_field(name), instance)
+                    for name, instance in (known or {}).items()]
+    found = []
+    for row in _converted(statement, rows, connection):
+        obj = model.from_db(db, init_list, row[start:end])
+        for populator in statement.populators:
+            populator.populate(row, obj)
+        for name, pos in statement.annotations:
+            setattr(obj, name, row[pos])
+        for fk, instance in known_fields:
+            if not fk.is_cached(obj) and getattr(obj, fk.attname) == instance.pk:
+                setattr(obj, fk.name, instance)
+        found.append(obj)
+    return found
+
+
+def kept_values(key: tuple, build: Callable[..., QuerySet], *values: Any,
+                convert: bool = True) -> list[tuple]:
+    """The tuples of the ``values_list`` query ``build(*values)``, its SQL worked out once:
+    converted as Django converts them (JSON decoded, and so on), or with ``convert=False`` as
+    the database answers them (SQLite's flags as 0 and 1, JSON as text)."""
+    statement, rows, connection = _run(key, build, values, instances=False)
+    if statement is None:
+        queryset = build(*values)
+        if convert:
+            return list(queryset)
+        compiler = queryset.query.get_compiler(using=queryset.db)
+        return [tuple(row) for chunk in compiler.execute_sql(MULTI) for row in chunk]
+    if statement.width is not None:
+        rows = [row[:statement.width] for row in rows]
+    if not convert:
+        return rows
+    return [tuple(row) for row in _converted(statement, rows, connection)]
