@@ -1,7 +1,7 @@
-"""The kept text of the kingdoms, tokens and orders queries (``kept_sql``): the rows are read
-afresh on every call (an army added, moved or turned on its side, an order given, shows at once),
-each campaign and month keeps its own text, the rows are those Django gives for the same query,
-and at most ``KEPT`` texts are kept."""
+"""The kept text of the kingdoms, tokens and orders queries (``campaign.kept_sql``): the rows are
+read afresh on every call (an army added, moved or turned on its side, an order given, shows at
+once), each campaign and month keeps its own text, the rows are those Django gives for the same
+query, and at most ``KEPT_LIMIT`` texts are kept."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from battles.models import Army
+from campaign import kept_sql
 from campaign.models import Kingdom, Tile
-from campaign.systems.mighty_kingdoms import kept_sql
 from campaign.systems.mighty_kingdoms.state import load_state
 from tests.mk.test_mk_queries import build
 
@@ -57,19 +57,19 @@ def test_each_campaign_keeps_its_own_text() -> None:
 def test_rows_match_django_and_are_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     made = build("kept-d", 10, 10)
     campaign = made["campaign"]
-    monkeypatch.setattr(kept_sql, "KEPT", 2)
-    monkeypatch.setattr(kept_sql._local, "kept", {}, raising=False)
+    monkeypatch.setattr(kept_sql, "KEPT_LIMIT", 2)
+    monkeypatch.setattr(kept_sql, "_kept", {})
 
     def query(n: int):  # type: ignore[no-untyped-def]
         return (Army.objects.filter(campaign=campaign, number__gte=n).order_by("pk")
                 .values_list("pk", "on_side", "tile__label", "kingdom__name"))
 
     for n in range(4):
-        assert kept_sql.value_rows(("test", n), lambda n=n: query(n)) == list(query(n))
-        assert len(kept_sql._local.kept) <= 2
-    assert list(kept_sql._local.kept) == [("test", 2), ("test", 3)]
+        assert kept_sql.kept_values(("test", n), lambda n=n: query(n)) == list(query(n))
+        assert len(kept_sql._kept) <= 2
+    assert [slot[-1] for slot in kept_sql._kept] == [("test", 2), ("test", 3)]  # emptied when full
     with pytest.raises(TypeError):
-        kept_sql.value_rows(("test", "models"), lambda: Army.objects.all())
+        kept_sql.kept_values(("test", "models"), lambda: Army.objects.all())
 
 
 def test_standings_count_what_changed_since_the_last_read() -> None:

@@ -7,10 +7,10 @@ from typing import Any
 
 from campaign import mapsvg
 from campaign.access import Access
+from campaign.kept_sql import kept_values
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.mighty_kingdoms import (
     advanced_views,
-    kept_sql,
     phases,
     standings,
     summer,
@@ -160,8 +160,8 @@ def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
 def map_markers(campaign: Campaign, kingdoms: Mapping[int, Kingdom]) -> list[tuple[int, Any]]:
     """Ship counters for the map (MK-SHIP-5), beside the army counters every system has: the
     ships read as plain rows, in their model's order (by kingdom, then number), the query's
-    text kept under the campaign (``kept_sql``)."""
-    rows = kept_sql.value_rows(
+    text kept under the campaign (``kept_values``)."""
+    rows = kept_values(
         ("map-ships", campaign.pk),
         lambda: Ship.objects.filter(campaign=campaign, tile__isnull=False).values_list(
             "number", "kingdom_id", "tile_id", "on_side"))

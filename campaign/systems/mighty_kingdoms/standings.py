@@ -19,8 +19,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from battles.models import Army
 from campaign import words
+from campaign.kept_sql import kept_values
 from campaign.models import Campaign, Kingdom, Tile
-from campaign.systems.mighty_kingdoms import kept_sql
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
 SCORING_NAMES = {
@@ -47,9 +47,9 @@ def army_points(campaign: Campaign) -> dict[int, list[int]]:
     """Each kingdom's armies in play and their points: a Kings of War army with a fixed list
     counts its units still alive; any other army its roster points (MK-SETUP-6)."""
     # One query: each army with the points of its fixed list's living units (None without).
-    # The query's text is kept under the campaign (``kept_sql``); its rows are read each time.
+    # The query's text is kept under the campaign (``kept_values``); its rows are read each time.
     alive = Q(army_list__fixed_at__isnull=False, army_list__units__destroyed_reason="")
-    armies = kept_sql.value_rows(
+    armies = kept_values(
         ("standings-armies", campaign.pk),
         lambda: (Army.objects.filter(campaign=campaign, tile__isnull=False)
                  .annotate(listed=Sum("army_list__units__points", filter=alive))
@@ -63,14 +63,14 @@ def army_points(campaign: Campaign) -> dict[int, list[int]]:
 
 def tallies(campaign: Campaign) -> list[mk.KingdomTally]:
     """What each kingdom holds now, for ``mk.standings`` (three queries, their text kept under
-    the campaign, see ``kept_sql``)."""
-    kingdoms = kept_sql.value_rows(
+    the campaign, see ``kept_values``)."""
+    kingdoms = kept_values(
         ("standings-kingdoms", campaign.pk),
         lambda: Kingdom.objects.filter(campaign=campaign).values_list(
             "pk", "name", "capital_tile_id", "capital_tile__controller_id",
             "capital_tile__settlement"))
     held: dict[int, Counter[str]] = defaultdict(Counter)
-    for controller, settlement, n in kept_sql.value_rows(
+    for controller, settlement, n in kept_values(
             ("standings-held", campaign.pk),
             lambda: Tile.objects.filter(map__campaign=campaign, controller__isnull=False)
             .values_list("controller_id", "settlement").annotate(n=Count("pk")).order_by()):

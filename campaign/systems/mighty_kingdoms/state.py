@@ -33,10 +33,10 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
 from battles.models import Army, Unit
+from campaign.kept_sql import kept_values
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.services import grid_for
-from campaign.systems.mighty_kingdoms import kept_sql
 from campaign.systems.mighty_kingdoms.models import Ship
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
@@ -364,7 +364,7 @@ class MKState:
         alone so that the database looks the tokens up by that index. A pair's army and ship
         always share a kingdom and a tile, so a scope by kingdom or by tile has both.
         ``every`` says the scope is the whole campaign (then the query's text is kept, see
-        ``kept_sql``)."""
+        ``kept_values``)."""
         where = Q(tile__isnull=False) & scope
         tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
         rank, last = self._rank, len(self._rank)
@@ -683,7 +683,7 @@ def _armies_and_ships(where: Q, living: dict[int, int] | None = None,
     paired army, then the tile's). Columns one table lacks are blank in its rows. Given a
     ``living`` dict, each army's count of units on its list not destroyed comes along (a
     subquery per army) and is left there by the army's primary key. With a ``key`` (naming
-    ``where`` and whether ``living`` is asked for), the query's text is kept (``kept_sql``)."""
+    ``where`` and whether ``living`` is asked for), the query's text is kept (``kept_values``)."""
 
     def query() -> Any:
         tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
@@ -705,7 +705,7 @@ def _armies_and_ships(where: Q, living: dict[int, int] | None = None,
 
     army_values: list[tuple[Any, ...]] = []
     ship_values: list[tuple[Any, ...]] = []
-    rows = query() if key is None else kept_sql.value_rows(key, query)
+    rows = query() if key is None else kept_values(key, query)
     for kind, pk, kingdom, number, on_side, defending, points, allied, paired, n, *tile in rows:
         if kind == 0:
             army_values.append((pk, kingdom, number, on_side, defending, points, allied, *tile))
@@ -726,7 +726,7 @@ def _tiles_at(map_id: int, positions: Iterable[tuple[int, int]]) -> list[TileRec
     a parameter) rather than as one ``Q`` per column: a battle step's page asks for a hundred
     positions in some forty columns, and Django took longer to compile those ``Q`` objects
     than the database took to answer. The text is kept under the map and the positions
-    (``kept_sql``)."""
+    (``kept_values``)."""
     wanted: dict[int, set[int]] = {}
     for x, y in positions:
         wanted.setdefault(x, set()).add(y)
@@ -752,9 +752,9 @@ def _tiles_at(map_id: int, positions: Iterable[tuple[int, int]]) -> list[TileRec
         where = RawSQL(f"({' OR '.join(parts)})", params, output_field=BooleanField())
         return Tile.objects.filter(where).order_by().values_list(*REC_FIELDS)
 
-    # The query's text is kept under the map and the positions it asks for (``kept_sql``):
+    # The query's text is kept under the map and the positions it asks for (``kept_values``):
     # a page drawn again while the tokens stand where they stood compiles nothing.
-    rows = kept_sql.value_rows(("tiles-at", map_id, columns), query)
+    rows = kept_values(("tiles-at", map_id, columns), query)
     return [TileRec(*row) for row in rows]
 
 
@@ -885,8 +885,8 @@ def load_state(campaign: Campaign, *, lock: bool = False, data: bool = False) ->
     map_known = Campaign.map.is_cached(campaign)  # type: ignore[attr-defined]
     map_fields = () if map_known else tuple(f"campaign__map__{name}" for name in MAP_FIELDS)
     extra = ("data",) if data else ()
-    # The query's text is kept (``kept_sql``): it depends on the campaign and on these columns.
-    kingdom_values = kept_sql.value_rows(
+    # The query's text is kept (``kept_values``): it depends on the campaign and on these columns.
+    kingdom_values = kept_values(
         ("kingdoms", campaign.pk, bool(extra), bool(map_fields)),
         lambda: Kingdom.objects.filter(campaign=campaign).values_list(
             *KINGDOM_FIELDS, "start_tile__label", "start_tile__q", "start_tile__r",

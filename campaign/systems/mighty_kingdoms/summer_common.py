@@ -18,9 +18,9 @@ from django.db.models import Count, Max, Q, TextField
 from django.db.models.functions import Cast
 
 from battles.models import Army, Battle
+from campaign.kept_sql import kept_values
 from campaign.models import Kingdom
 from campaign.services import ServiceError
-from campaign.systems.mighty_kingdoms import kept_sql
 from campaign.systems.mighty_kingdoms.clock import label
 from campaign.systems.mighty_kingdoms.models import Order, Ship
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
@@ -74,7 +74,7 @@ def month_orders(state: MKState) -> list[OrderRec]:
 def read_orders(state: MKState, scope: Q, every: bool = False) -> list[OrderRec]:
     """This month's orders within ``scope``, in the order they were given (one query; the
     labels of their tiles come with them). ``every`` says the scope is every kingdom's (then
-    the query's text is kept under the campaign and the month, see ``kept_sql``)."""
+    the query's text is kept under the campaign and the month, see ``kept_values``)."""
     campaign = state.campaign
     if campaign.season != SUMMER or not campaign.month:
         return []
@@ -86,7 +86,7 @@ def read_orders(state: MKState, scope: Q, every: bool = False) -> list[OrderRec]
                 .annotate(outcome_text=Cast("outcome", TextField()))
                 .order_by("given_seq").values_list(*ORDER_FIELDS, *TILE_FIELDS))
 
-    rows = (kept_sql.value_rows(("orders", campaign.pk, campaign.year, campaign.month), query)
+    rows = (kept_values(("orders", campaign.pk, campaign.year, campaign.month), query)
             if every else list(query()))
     for row in rows:
         state.learn(row[width - 5], *row[width:width + 3])  # from_tile_id
