@@ -18,17 +18,20 @@ import io
 import math
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.urls import resolve
 from PIL import Image
 
 from battles.models import Army
 from campaign import services
+from campaign.access import Access, get_campaign_for
 from campaign.models import (
     Campaign,
     Event,
@@ -97,6 +100,19 @@ def media_files() -> list[Path]:
 
     root = Path(settings.MEDIA_ROOT)
     return sorted(p for p in root.rglob("*") if p.is_file()) if root.exists() else []
+
+
+def member_requests(world: World, url: str) -> Iterator[tuple[str, Any, Access]]:
+    """For each member persona of ``world`` (not the outsider, nor a missing one): a GET request
+    for ``url`` made as that user, resolved, and their access to the world's campaign."""
+    for persona in PERSONAS:
+        user = world.user(persona)
+        if user is None or persona == "outsider":
+            continue
+        request = RequestFactory().get(url)
+        request.user = user
+        request.resolver_match = resolve(url)
+        yield persona, request, get_campaign_for(request, world.campaign.slug)
 
 
 def error_text(response: Any) -> str:

@@ -7,11 +7,8 @@ from __future__ import annotations
 import re
 
 from django.template import engines
-from django.test import RequestFactory
-from django.urls import resolve
 
-from campaign.access import get_campaign_for
-from tests.campaign.conftest import PERSONAS, World
+from tests.campaign.conftest import World, member_requests
 
 # The template the tag replaced (includes/campaign_header.html as it was).
 REFERENCE = """{% load partials %}
@@ -64,14 +61,7 @@ def test_the_header_is_the_templates_for_every_tab_and_viewer(world: World) -> N
     new = engine.from_string('{% include "includes/campaign_header.html" %}')
     for path in ("", "play/", "members/"):
         url = world.campaign.get_absolute_url() + path
-        for persona in PERSONAS:
-            user = world.user(persona)
-            if user is None or persona == "outsider":
-                continue
-            request = RequestFactory().get(url)
-            request.user = user
-            request.resolver_match = resolve(url)
-            access = get_campaign_for(request, world.campaign.slug)
+        for persona, request, access in member_requests(world, url):
             for tab in TABS:
                 context = {"access": access, "campaign": access.campaign, "tab": tab}
                 assert _without_moment(new.render(context, request)) == _without_moment(

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import pytest
 from django.template import engines
-from django.test import RequestFactory
-from django.urls import resolve
 
 from campaign import notes
-from campaign.access import get_campaign_for
 from campaign.chronicle import Recorder, undo_latest
 from campaign.models import Event, Visibility
-from tests.campaign.conftest import PERSONAS, World, image_bytes
+from tests.campaign.conftest import World, image_bytes, member_requests
 from tests.conftest import MIGHTY_KINGDOMS
 
 pytestmark = pytest.mark.system(MIGHTY_KINGDOMS)
@@ -73,14 +70,7 @@ def test_the_list_is_the_templates_for_every_viewer(world: World, localized: boo
     new = engine.from_string(
         wrap[0] + '{% include "campaign/includes/event_list.html" %}' + wrap[1])
     url = world.campaign.get_absolute_url()
-    for persona in PERSONAS:
-        user = world.user(persona)
-        if user is None or persona == "outsider":
-            continue
-        request = RequestFactory().get(url)
-        request.user = user
-        request.resolver_match = resolve(url)
-        access = get_campaign_for(request, world.campaign.slug)
+    for persona, request, access in member_requests(world, url):
         for events in (list(notes.latest_events(access, 50)),
                        list(notes.latest_events(access, 3)), []):
             context = {"events": events, "access": access, "campaign": access.campaign}
