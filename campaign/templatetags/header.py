@@ -1,5 +1,5 @@
 """``{% campaign_header %}``: the top of every campaign page (breadcrumbs, the campaign's clock,
-the viewer's role and the tabs), as ``includes/campaign_header.html`` shows it before its live
+the viewer's role and the tabs), inside ``includes/campaign_header.html``'s box, before its live
 poller. Built here rather than in template nodes: it is on every page, and its forty-odd nodes
 took about 0.3 ms of each. The markup is the template's it replaced, byte for byte (tested
 against it for every tab, viewer and rule system); each value goes through
@@ -66,7 +66,6 @@ def campaign_header(context: template.Context) -> SafeString:
     mine = (f'<li><a href="{link("campaign:kingdom", slug, kingdom.pk)}" {current("kingdom")}>'
             f'My kingdom</a></li>' if kingdom else "")
     return mark_safe(  # every value escaped by show()
-        f'\n\n<div class="campaign-header">\n'
         f'  <nav class="breadcrumbs" aria-label="Breadcrumbs"><a href="{link("home")}">'
         f'Campaigns</a> ›\n'
         f'    <a href="{overview}">{show(campaign.name)}</a></nav>\n'
