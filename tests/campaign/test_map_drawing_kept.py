@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import caches
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -290,3 +290,51 @@ def test_the_legend_reused_with_the_drawing_follows_kingdoms_and_tiles(world: Wo
     Tile.objects.filter(map__campaign=world.campaign, label="0203").update(settlement="city")
     settled = legend_of(ask(world, "player", url)[0])
     assert settled != renamed and settled == legend_of(fresh(world, url))
+
+
+def tile_queries(sql: list[str]) -> list[str]:
+    return [q for q in sql if 'FROM "campaign_tile"' in q]
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_reused_views_read_only_what_changed_since_on_postgresql(world: World) -> None:
+    """On PostgreSQL a map loaded again reads its tiles' row versions alone while none changed,
+    and then only the rows that did; a rename (which may move a tile in the map's order) reads
+    everything again. Elsewhere every load reads every tile. Each load is the same as one made
+    afresh, even when one transaction changes a tile twice."""
+    mapview._REUSED.clear()
+    postgres = connection.vendor == "postgresql"
+
+    def load() -> tuple[mapview.LoadedMap, list[str]]:
+        with CaptureQueriesContext(connection) as queries:
+            reused = mapview.load_map(world.campaign, reuse=True)
+        made = mapview.load_map(world.campaign)
+        assert reused.views == made.views and reused.tiles == made.tiles
+        assert (mapview.render(world.campaign, reused, tile_url=None)
+                == mapview.render(world.campaign, made, tile_url=None))
+        return reused, tile_queries([q["sql"] for q in queries.captured_queries])
+
+    first, reads = load()
+    assert len(reads) == 1 and "features" in reads[0]
+    again, reads = load()
+    assert again.views is first.views
+    assert len(reads) == 1
+    assert ("features" not in reads[0]) is postgres  # the versions alone
+    with transaction.atomic():
+        Tile.objects.filter(map__campaign=world.campaign, label="0203").update(terrain="mountains")
+        changed, reads = load()
+        assert [v.terrain for v in changed.views if v.label == "0203"] == ["mountains"]
+        Tile.objects.filter(map__campaign=world.campaign, label="0203").update(terrain="hills")
+        twice, reads = load()
+        assert [v.terrain for v in twice.views if v.label == "0203"] == ["hills"]
+    if postgres:
+        assert len(reads) == 2 and "features" not in reads[0] and " IN (" in reads[1]
+    else:
+        assert len(reads) == 1
+    Tile.objects.filter(map__campaign=world.campaign, label="0101").update(label="9990")
+    renamed, reads = load()
+    assert "9990" in [v.label for v in renamed.views]
+    if postgres:  # the versions, the changed row (renamed), then every row in the map's order
+        assert len(reads) == 3 and " IN (" in reads[1] and "ORDER BY" in reads[2]
+    unchanged, reads = load()
+    assert unchanged.views is renamed.views and len(reads) == 1
