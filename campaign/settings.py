@@ -221,6 +221,8 @@ CONTENT_SECURITY_POLICY = {
 }
 
 LOGIN_URL = "login"
+# Django's database sessions, read with a statement worked out once (campaign/sessions.py).
+SESSION_ENGINE = "campaign.sessions"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
