@@ -99,6 +99,9 @@ class RuleSystem:
       system's), and ``initial_tiles(game_map, seed)`` (the unsaved tiles of a new campaign's
       map, for a system whose maps are data rather than generated, e.g. a preset territory
       board; without it the map is generated in ``map_style``).
+    - ``tabs``: the system's own pages among the campaign's tabs, as (tab name, URL name taking
+      the campaign's slug, label): listed first among the later tabs (under "More" on a phone).
+      A system without pages of its own for every campaign has none.
     - ``demo``: dotted path of the system's demo module (empty: the system has no demo), which
       defines ``CAMPAIGNS``, a tuple of ``campaign.demo.DemoCampaign`` (a campaign slug and
       ``build(users)``, which creates that campaign from the demo users); ``manage.py
@@ -140,6 +143,7 @@ class RuleSystem:
     templates: Mapping[str, str] = field(default_factory=dict)
     shell: str = ""
     url_prefix: str = ""
+    tabs: tuple[tuple[str, str, str], ...] = ()
     demo: str = ""
     transfer: str = ""
     read_only: bool = False

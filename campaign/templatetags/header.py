@@ -19,14 +19,14 @@ from campaign.templatetags.links import address, current_app
 
 register = template.Library()
 
-# The later tabs: on a wide screen in the row, on a phone under "More" (a second copy).
-MORE_TABS = (("armies", "mk:armies:index", "Armies"), ("print", "campaign:print", "Print"),
+# The later tabs, after the rule system's own (RuleSystem.tabs): on a wide screen in the row, on
+# a phone under "More" (a second copy).
+MORE_TABS = (("print", "campaign:print", "Print"),
              ("chronicle", "campaign:chronicle", "Chronicle"),
              ("members", "campaign:members", "Members"),
              ("notifications", "campaign:notifications", "Notifications"))
-# What "More" is marked current for (a test of the tab's name within these words, as the
-# template's ``in`` was).
-UNDER_MORE = "armies print chronicle members notifications settings"
+# What "More" is marked current for, besides the rule system's own tabs.
+UNDER_MORE = frozenset({"print", "chronicle", "members", "notifications", "settings"})
 
 
 @register.simple_tag(takes_context=True)
@@ -50,7 +50,8 @@ def campaign_header(context: template.Context) -> SafeString:
     kingdom = getattr(access, "kingdom", None)
     is_gm = bool(getattr(access, "is_gm", False))
     overview = link("campaign:detail", slug)
-    more = [(link(view, slug), current(name), label) for name, view, label in MORE_TABS]
+    own = campaign.system.tabs
+    more = [(link(view, slug), current(name), label) for name, view, label in own + MORE_TABS]
     settings = (link("campaign:settings", slug), current("settings")) if is_gm else None
 
     def more_tabs(wide: bool) -> str:
@@ -61,7 +62,7 @@ def campaign_header(context: template.Context) -> SafeString:
         return f"\n{rows}    {last}\n"
 
     here = tab or "-"
-    under_more = here in UNDER_MORE
+    under_more = here in UNDER_MORE or any(here == name for name, _, _ in own)
     marked = ' class="current"' if under_more else ""
     mine = (f'<li><a href="{link("campaign:kingdom", slug, kingdom.pk)}" {current("kingdom")}>'
             f'My kingdom</a></li>' if kingdom else "")

@@ -60,6 +60,7 @@ SYSTEM = RuleSystem(
     },
     shell="campaign.systems.mighty_kingdoms.shell",
     url_prefix="mk",
+    tabs=(("armies", "mk:armies:index", "Armies"),),
     demo="campaign.systems.mighty_kingdoms.demo",
     transfer="campaign.systems.mighty_kingdoms.transfer",
 )
