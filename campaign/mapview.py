@@ -16,9 +16,7 @@ from typing import Any, Callable, NamedTuple
 
 from django.db import connections
 from django.db.models import QuerySet, TextField
-from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
-from django.db.models.sql.constants import MULTI
 
 from campaign import mapsvg
 from campaign.kept_sql import kept_rows, kept_values
@@ -150,90 +148,40 @@ def _tiles(map_id: int) -> QuerySet[Any]:
     return Tile.objects.filter(map_id=map_id).values_list(*_COLUMNS)
 
 
-# What tells one version of a tile's row from every other on PostgreSQL: where the row version
+# On PostgreSQL, what tells one version of a tile's row from every other: where the row version
 # lies (``ctid``) and the transaction that wrote it (``xmin``). An update always writes a new
-# row version, in another place; a place is reused only once no transaction can see the old one.
-_VERSION = RawSQL(
-    "{0}.ctid::text || ' ' || {0}.xmin::text".format(f'"{Tile._meta.db_table}"'), ())
-# Every tile's id and version in one text, in the order the rows lie (no sort): the same text
-# for as long as no row of the map is written.
-_VERSIONS_SQL = (
-    "SELECT string_agg(id::text || ' ' || ctid::text || ' ' || xmin::text, ';') "
-    f'FROM "{Tile._meta.db_table}" WHERE map_id = %s')
+# row version, in another place, and a place is reused only once no transaction can see the old
+# one. The map's tiles are read in one statement that first sums up every row's version (an MD5
+# of their ids and versions in the order the rows lie, the same for as long as no row of the
+# map is written) and returns the rows, in the map's order, only when that sum is not the one
+# the caller holds; otherwise one row of nothing but the sum.
+_TILE_TABLE = f'"{Tile._meta.db_table}"'
+_TILES_SINCE_SQL = (
+    "SELECT t.*, s.versions FROM ("
+    "SELECT md5(string_agg(id::text || ' ' || ctid::text || ' ' || xmin::text, ';')) AS versions "
+    f"FROM {_TILE_TABLE} WHERE map_id = %s) s LEFT JOIN LATERAL ("
+    "SELECT id, q, r, label, terrain, features::text, edges::text, adjacent::text, settlement, "
+    f"controller_id, explored, is_start FROM {_TILE_TABLE} "
+    "WHERE map_id = %s AND s.versions IS DISTINCT FROM %s) t ON true ORDER BY t.label")
 
 
-@dataclass(frozen=True)
-class _Versions:
-    """The versions of a map's tile rows (PostgreSQL), by tile, and the text they were read as
-    (``_VERSIONS_SQL``; None when they were read with the rows)."""
-
-    by_id: dict[int, str]
-    text: str | None = None
-
-
-def _tiles_versioned(map_id: int) -> QuerySet[Any]:
-    return (Tile.objects.filter(map_id=map_id).annotate(version=_VERSION)
-            .values_list(*_COLUMNS, "version"))
-
-
-def _tiles_by_id(ids: list[int]) -> list[tuple]:
-    queryset = Tile.objects.filter(pk__in=ids).annotate(version=_VERSION).order_by().values_list(
-        *_COLUMNS, "version")
-    compiler = queryset.query.get_compiler(using=queryset.db)
-    return [tuple(row) for chunk in compiler.execute_sql(MULTI) for row in chunk]
-
-
-def _parsed(text: str | None) -> dict[int, str]:
-    if not text:
-        return {}
-    return {int(pk): version for pk, version in
-            (item.split(" ", 1) for item in text.split(";"))}
-
-
-def _read_tiles_since(game_map: Map, base: "_Kept | None"
-                      ) -> tuple[list[tuple], _Versions | None]:
-    """The map's tiles as ``_read_tiles`` gives them, with their rows' versions (PostgreSQL;
-    None elsewhere), reading again only what changed since ``base`` was read.
-
-    When ``base`` (views kept with their rows' versions) is given, the versions alone are read
-    (a few bytes a tile, in one text): all the same, and ``base``'s rows are the map's rows;
-    some differ, and only those rows are read (in a second query) and put in their place,
-    unless a tile was added, removed or renamed (the map's order may change: everything is read
-    again). The versions are read before the rows: rows are never older than the versions kept
-    with them, so a row that changes in between is read again next time."""
+def _read_tiles_since(game_map: Map, base: "_Kept | None") -> tuple[list[tuple], str | None]:
+    """The map's tiles as ``_read_tiles`` gives them, with the sum of their rows' versions
+    (PostgreSQL; None elsewhere), in one query: while no row changed since ``base`` (views kept
+    with that sum) was read, ``base``'s rows, read no more."""
     if game_map.pk is None:
         return [], None
     connection = connections["default"]
     if connection.vendor != "postgresql":
         return _read_tiles(game_map), None
-    was = base.versions if base is not None else None
-    if was is not None:
-        with connection.cursor() as cursor:
-            cursor.execute(_VERSIONS_SQL, [game_map.pk])
-            text = cursor.fetchone()[0]
-        if text is not None and text == was.text:
-            return base.rows, was
-        by_id = _parsed(text)
-        if by_id == was.by_id:
-            return base.rows, _Versions(by_id, text)
-        if by_id.keys() == was.by_id.keys():
-            moved = [pk for pk, version in by_id.items() if was.by_id[pk] != version]
-            fresh = _tiles_by_id(moved)
-            place = {pk: i for i, pk in enumerate(base.pks)}
-            rows = base.rows.copy()
-            for row in fresh:
-                i = place.get(row[0])
-                if i is None or row[3] != base.labels[i]:
-                    break
-                rows[i] = row[:-1]
-                if by_id[row[0]] != row[-1]:  # written again since the versions were read
-                    by_id[row[0]], text = row[-1], None
-            else:
-                if len(fresh) == len(moved):
-                    return rows, _Versions(by_id, text)
-    read = kept_values(("mapview.tiles_versioned",), _tiles_versioned, game_map.pk,
-                       convert=False)
-    return [row[:-1] for row in read], _Versions({row[0]: row[-1] for row in read})
+    held = base.versions if base is not None else None
+    with connection.cursor() as cursor:
+        cursor.execute(_TILES_SINCE_SQL, [game_map.pk, game_map.pk, held])
+        read = cursor.fetchall()
+    versions = read[0][-1]
+    if read[0][0] is None:  # the sum held, or a map without tiles
+        return (base.rows, held) if held is not None and versions == held else ([], versions)
+    return [row[:-1] for row in read], versions
 
 
 def _armies(campaign_id: int) -> QuerySet[Any]:
@@ -261,8 +209,8 @@ class _Kept:
     labels: list[str]
     adjacency: dict[str, list[str]]
     grid: Any = None
-    # Each row's version, by tile (PostgreSQL, ``_read_tiles_since``): None where not known.
-    versions: "_Versions | None" = None
+    # The sum of the rows' versions (PostgreSQL, ``_read_tiles_since``): None where not known.
+    versions: str | None = None
     svgs: dict[tuple, str] = field(default_factory=dict)
     shown: list["Shown"] = field(default_factory=list)
     worked_out: dict[tuple, Any] = field(default_factory=dict)
@@ -345,8 +293,8 @@ def _changed(before: dict, after: dict) -> set:
 
 
 def _remade(base: _Kept | None, rows: list[tuple], maker: _Maker, context: tuple,
-            versions: "_Versions | None" = None) -> _Kept:
-    """The views of ``rows`` (whose versions are ``versions``) in ``context``: ``base`` itself
+            versions: str | None = None) -> _Kept:
+    """The views of ``rows`` (whose versions sum to ``versions``) in ``context``: ``base`` itself
     when nothing it was made of changed, else a new ``_Kept`` that remakes only the views of
     the tiles whose row, owner, counters, capital or selection changed."""
     if base is None or len(base.rows) != len(rows):
