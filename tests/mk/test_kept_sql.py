@@ -128,3 +128,135 @@ def test_tiles_at_positions_read_afresh() -> None:
     # Other positions: their own tiles, not the ones asked for before.
     other = sorted(tiles)[30:33]
     assert sorted((t.q, t.r) for t in _tiles_at(map_id, other)) == other
+
+
+def test_padded_lists_repeat_their_last_value_up_to_a_power_of_two() -> None:
+    from campaign.systems.mighty_kingdoms.state import padded
+
+    assert padded([]) == []
+    assert padded([7]) == [7]
+    assert padded([3, 5, 9]) == [3, 5, 9, 9]
+    assert padded(list(range(5))) == [0, 1, 2, 3, 4, 4, 4, 4]
+    assert padded(["a", "b"]) == ["a", "b"]
+
+
+def test_some_kingdoms_tokens_orders_and_stocks_read_afresh() -> None:
+    """The reads of some kingdoms' tokens and orders, of the tokens on some tiles and of some
+    kingdoms' stocks keep their text under how many they ask for (padded): each call reads its
+    own kingdoms and tiles, and what changed since shows at once."""
+    from campaign.systems.mighty_kingdoms import summer_common, winter_services
+    from campaign.systems.mighty_kingdoms.models import Order, Ship
+    from campaign.systems.mighty_kingdoms.rules import ledger as eco
+    from ledger.models import Balance
+
+    made = build("kept-h", 12, 12, kingdoms=3)
+    campaign, armies = made["campaign"], made["armies"]
+    k0, k1, k2 = (a.kingdom_id for a in armies)
+    label = {a.kingdom_id: a.tile.label for a in armies}
+
+    def of(pks: list[int]) -> dict[int, list[tuple[str, int, str, bool]]]:
+        state = load_state(campaign)
+        state.read_tokens_of(pks)
+        return {pk: [("army", a.number, a.tile, a.on_side) for a in state.armies_of(pk)]
+                + [("ship", s.number, s.tile, s.on_side) for s in state.ships_of(pk)]
+                for pk in pks}
+
+    assert of([k0]) == {k0: [("army", 1, label[k0], False)]}
+    assert of([k2, k0, k1]) == {k2: [("army", 1, label[k2], False)],
+                                k0: [("army", 1, label[k0], False)],
+                                k1: [("army", 1, label[k1], False)]}
+    Army.objects.filter(pk=armies[1].pk).update(on_side=True)
+    Ship.objects.create(campaign=campaign, kingdom_id=k2, number=1, tile=armies[0].tile)
+    assert of([k1, k2]) == {k1: [("army", 1, label[k1], True)],
+                            k2: [("army", 1, label[k2], False), ("ship", 1, label[k0], False)]}
+    # The tokens on some tiles, whoever's they are; a label that is no tile finds nothing.
+    state = load_state(campaign)
+    on, ships = state.tokens_at([label[k0], "9999", label[k1]])
+    assert sorted((a.kingdom, a.tile) for a in on) == sorted([(k0, label[k0]), (k1, label[k1])])
+    assert [(s.kingdom, s.tile) for s in ships] == [(k2, label[k0])]
+    assert [(s.kingdom, s.tile) for s in load_state(campaign).ships_at([label[k0]])] == [
+        (k2, label[k0])]
+    # Some kingdoms' orders this month, and another read after one more is given.
+    Order.objects.create(campaign=campaign, kingdom_id=k1, year=campaign.year, month=1,
+                         token=f"army:{armies[1].pk}", kind="defend", given_seq=1)
+    state = load_state(campaign)
+    summer_common.read_orders_of(state, [k0, k1])
+    assert [o.token for o in summer_common.kingdom_orders(state, k0)] == []
+    assert [o.token for o in summer_common.kingdom_orders(state, k1)] == [
+        f"army:{armies[1].pk}"]
+    Order.objects.create(campaign=campaign, kingdom_id=k0, year=campaign.year, month=1,
+                         token=f"army:{armies[0].pk}", kind="defend", given_seq=2)
+    Order.objects.create(campaign=campaign, kingdom_id=k0, year=campaign.year, month=2,
+                         token=f"army:{armies[0].pk}", kind="defend", given_seq=3)
+    state = load_state(campaign)
+    assert [(o.kingdom_id, o.given_seq) for o in summer_common.kingdom_orders(state, k0)] == [
+        (k0, 2)]
+    # Their stocks: 0 where nothing was booked, as the ledger reads them.
+    Balance.objects.create(kingdom_id=k1, resource="gold", amount=5)
+    assert winter_services.stocks_of(state, [k0, k1, k2]) == {
+        k0: eco.Resources(0, 0), k1: eco.Resources(5, 0), k2: eco.Resources(0, 0)}
+    Balance.objects.create(kingdom_id=k2, resource="food", amount=4)
+    Balance.objects.filter(kingdom_id=k1).update(amount=2)
+    assert winter_services.stocks_of(state, [k2, k1]) == {
+        k2: eco.Resources(0, 4), k1: eco.Resources(2, 0)}
+    with pytest.raises(KeyError):
+        winter_services.stocks_of(state, [k0, -1])
+
+
+def test_tiles_read_by_position_show_an_edit_at_once() -> None:
+    """What is made of the tiles read by position (their records, their states without edges
+    and the views ``map_around`` builds) is kept under their rows: the same rows give the same
+    view again, and a tile edited without an event (terrain, a river, a coast on an edge, a
+    tower, a new controller) is seen as it is now, as the whole map sees it."""
+    made = build("kept-i", 10, 10)
+    campaign, (first, _) = made["campaign"], made["armies"]
+    label = first.tile.label
+
+    def around() -> object:
+        return load_state(campaign).map_around([label])
+
+    def whole(name: str) -> object:
+        return load_state(campaign).map.tile(name)
+
+    view = around()
+    assert around() is view
+    names = [t.label for t in view.tiles]
+    assert [view.tile(name) for name in names] == [whole(name) for name in names]
+    Tile.objects.filter(pk=first.tile_id).update(terrain="forest", features=["river"],
+                                                 edges={"0": ["coast"]})
+    edited = around()
+    tile = edited.tile(label)
+    assert (tile.has_forest, tile.has_river, tile.is_coastal) == (True, True, True)
+    assert tile == whole(label)
+    neighbour = tile.edges[0].neighbour
+    assert edited.tile(neighbour) == whole(neighbour)
+    assert any(e.neighbour == label and e.other_side == {"coast"}
+               for e in edited.tile(neighbour).edges)
+    state = load_state(campaign)
+    alone = state.tiles_alone([label]).tile(label)
+    assert (alone.terrain, alone.controller, alone.wizard_tower, alone.edges) == (
+        "forest", first.kingdom_id, False, ())
+    Tile.objects.filter(pk=first.tile_id).update(controller=None, data={"wizard_tower": True})
+    alone = load_state(campaign).tiles_alone([label]).tile(label)
+    assert (alone.controller, alone.wizard_tower) == (None, True)
+    assert around().tile(label) == whole(label)
+
+
+def test_what_is_made_of_tiles_read_by_position_is_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from campaign.systems.mighty_kingdoms import state as mk_state
+
+    made = build("kept-j", 10, 10)
+    campaign = made["campaign"]
+    for name, limit in (("TILES_KEPT", 5), ("VIEWS_KEPT", 2)):
+        monkeypatch.setattr(mk_state, name, limit)
+    for store in ("_RECS", "_STATES", "_BUILT"):
+        monkeypatch.setattr(mk_state, store, {})
+    labels = sorted(Tile.objects.filter(map__campaign=campaign).values_list("label", flat=True))
+    for label in labels[20:26]:
+        state = load_state(campaign)
+        state.map_around([label])
+        state.tiles_alone([label])
+        assert len(mk_state._RECS) <= 5 and len(mk_state._STATES) <= 5
+        assert len(mk_state._BUILT) <= 2
+    assert load_state(campaign).map_around([labels[25]]).tile(labels[25]) == (
+        load_state(campaign).map.tile(labels[25]))

@@ -45,9 +45,9 @@ def test_tv_mk_12_battle_selection_on_a_real_campaign(scene: Scene) -> None:
     scene.at("C")
     context = summer.play_context(load_state(scene.campaign), GM_VIEW)
     (tile,) = context["summer_contested"]
-    assert tile["label"] == "0504" and tile["controller"].name == "Gold"
+    assert tile.label == "0504" and tile.controller.name == "Gold"
     choices = {c["chooser"].name: [o["opponent"].name for o in c["options"]]
-               for c in tile["choices"]}
+               for c in tile.choices}
     assert choices == {"Red": ["Gold"], "Blue": ["Gold"], "Gold": ["Red", "Blue"]}
     assert context["summer_actor"].name == "Red"
     before = dump()
@@ -59,7 +59,7 @@ def test_tv_mk_12_battle_selection_on_a_real_campaign(scene: Scene) -> None:
     # Had Gold not been present, Red could pick Blue only (Green has nothing upright).
     gold_army.delete()
     context = summer.play_context(load_state(scene.campaign), GM_VIEW)
-    red_choice = next(c for c in context["summer_contested"][0]["choices"]
+    red_choice = next(c for c in context["summer_contested"][0].choices
                       if c["chooser"].name == "Red")
     assert [o["opponent"].name for o in red_choice["options"]] == ["Blue"]
 
@@ -367,3 +367,54 @@ def test_mk_bsel_the_battle_list_names_its_tokens_while_another_battle_may_be_ch
     (battle,) = context["summer_battles"]
     assert sorted(name for _, name, _ in battle["tokens"]) == [
         "Blue's army #1", "Red's army #2"]
+
+
+def test_mk_bsel_5_each_contested_item_kept_shows_a_change_at_once(clash: Scene) -> None:
+    """A contested tile's list item is kept under what it is made of: a renamed or recoloured
+    kingdom, a token turned on its side (MK-AMB-40), a battle chosen there and its undo each show
+    on the next page, and the same forces give the same item again."""
+    scene = clash
+
+    def item() -> str:
+        (tile,) = summer.play_context(load_state(scene.campaign), GM_VIEW)["summer_contested"]
+        return str(tile.html)
+
+    def expected(red: str = "Red", colour: str = "#aa0000", side: str = "",
+                 lines: str | None = None) -> str:
+        if lines is None:
+            lines = (f'<ul class="muted small"><li>{red} may fight Blue: land battle (Kings of '
+                     f"War)</li><li>Blue may fight {red}: land battle (Kings of War)</li></ul>"
+                     "\n      ")
+        return ('\n    <li class="card stack">\n      <h3>0504 <span class="muted">held by Blue'
+                f'</span>{side}</h3>\n      <ul><li><span class="swatch" data-c="{colour}">'
+                f'</span>{red}: army #2</li><li><span class="swatch" data-c="#0000aa"></span>'
+                f"Blue: army #1</li></ul>\n      {lines}\n    </li>\n  ")
+
+    assert item() == expected()
+    assert item() == expected()
+    Kingdom.objects.filter(pk=scene.red.pk).update(name="Red <&>")
+    assert item() == expected(red="Red &lt;&amp;&gt;")
+    Kingdom.objects.filter(pk=scene.red.pk).update(name="Red", colour="#010203")
+    assert item() == expected(colour="#010203")
+    Kingdom.objects.filter(pk=scene.red.pk).update(colour="#aa0000")
+    Army.objects.filter(kingdom=scene.red, number=2).update(on_side=True)
+    # MK-AMB-40: Red may no longer choose; MK-LAND-4: against a kingdom all on its side, a
+    # slaughter.
+    assert item() == expected(lines='<ul class="muted small"><li>Blue may fight Red: slaughter'
+                                    "</li></ul>\n      ").replace(
+        "Red: army #2", "Red: army #2 (on its side)")
+    Army.objects.filter(kingdom=scene.red, number=2).update(on_side=False)
+    summer.choose_battle(scene.red, scene.player, "0504", scene.blue.pk)
+    assert item() == expected(side=' <span class="badge">battle under way</span>', lines="")
+    undo_latest(scene.campaign, scene.gm)
+    assert item() == expected()
+
+
+def test_contested_items_kept_are_bounded(clash: Scene, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(summer_battles, "CONTESTED_KEPT", 2)
+    monkeypatch.setattr(summer_battles, "_CONTESTED", {})
+    for n in range(4):
+        Kingdom.objects.filter(pk=clash.red.pk).update(name=f"Red {n}")
+        (tile,) = summer.play_context(load_state(clash.campaign), GM_VIEW)["summer_contested"]
+        assert f"</span>Red {n}: army #2</li>" in tile.html
+        assert len(summer_battles._CONTESTED) == min(n + 1, 2)

@@ -23,6 +23,7 @@ the ``Army`` and ``Ship`` rows to write by primary key when first asked for.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, NamedTuple, TypeVar
@@ -60,10 +61,62 @@ class TileRec(NamedTuple):
     explored: bool
     is_start: bool
     data: dict[str, Any]
+    # The row as the database gave it (JSON as text), for a tile read by position: what the
+    # rules' views of it are kept under (``_kept_state``, ``_kept_build``).
+    raw: tuple[Any, ...] | None = None
 
 
 REC_FIELDS = ("pk", "q", "r", "label", "terrain", "features", "edges", "settlement",
               "controller_id", "explored", "is_start", "data")
+
+# What is made of the tiles read by position, kept in the process under the rows themselves
+# (``TileRec.raw``): each row's record and its tile as the rules see it without edges, at most
+# ``TILES_KEPT`` of each, and the views ``map_around`` builds of some of them, at most
+# ``VIEWS_KEPT``; the oldest are forgotten first. A tile that changed is another row, so what was
+# made of it before is never answered for it.
+TILES_KEPT = 8192
+VIEWS_KEPT = 256
+_RECS: dict[tuple[Any, ...], TileRec] = {}
+_STATES: dict[tuple[Any, ...], mk.TileState] = {}
+_BUILT: dict[tuple[Any, ...], IndexedMapView] = {}
+
+
+def _keep(store: dict[Any, Any], limit: int, key: Any, value: Any) -> Any:
+    """Keep ``value`` under ``key`` in ``store``, forgetting the oldest beyond ``limit``."""
+    while len(store) >= limit:
+        try:
+            del store[next(iter(store))]
+        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+            break
+    store[key] = value
+    return value
+
+
+def _json(text: Any) -> Any:
+    return json.loads(text) if isinstance(text, str) else text
+
+
+def _rec_of(row: tuple[Any, ...]) -> TileRec:
+    """The record of a tile row read as the database gives it (``REC_FIELDS``, JSON as text,
+    flags as the database writes them), kept under the row (its JSON read only)."""
+    found = _RECS.get(row)
+    if found is None:
+        pk, q, r, label, terrain, features, edges, settlement, controller, explored, start, \
+            data = row
+        found = _keep(_RECS, TILES_KEPT, row, TileRec(
+            pk, q, r, label, terrain, _json(features), _json(edges), settlement, controller,
+            bool(explored), bool(start), _json(data), row))
+    return found
+
+
+def _kept_state(rec: TileRec) -> mk.TileState:
+    """``tile_state(rec, ())``, kept under the tile's row when it was read by position."""
+    if rec.raw is None:
+        return tile_state(rec, ())
+    found = _STATES.get(rec.raw)
+    if found is None:
+        found = _keep(_STATES, TILES_KEPT, rec.raw, tile_state(rec, ()))
+    return found
 
 
 def _rec(tile: Tile) -> TileRec:
@@ -215,6 +268,9 @@ KINGDOM_FIELDS = tuple(f.attname for f in Kingdom._meta.concrete_fields
                        if f.attname not in LATER_FIELDS)
 
 
+_NAME_AT, _COLOUR_AT = KINGDOM_FIELDS.index("name"), KINGDOM_FIELDS.index("colour")
+
+
 MAP_FIELDS = tuple(f.attname for f in Map._meta.concrete_fields)
 
 
@@ -241,6 +297,15 @@ class KingdomRows(Mapping[int, Kingdom]):
                 if pk in found:
                     setattr(row, name, found[pk])
         return row
+
+    def looks(self, pk: int) -> tuple[str, str]:
+        """A kingdom's name and colour, without making its instance (from the instance once
+        made, which a write may have changed)."""
+        row = self._rows.get(pk)
+        if row is not None:
+            return row.name, row.colour
+        values = self._values[pk]
+        return values[_NAME_AT], values[_COLOUR_AT]
 
     def value(self, pk: int, name: str) -> Any:
         """One field of a kingdom (by attribute name), without making its instance."""
@@ -341,8 +406,7 @@ class MKState:
 
     def _all_tokens(self) -> tuple[list[mk.Army], list[mk.Ship]]:
         if self._every is None:
-            self._every = self._read_tokens(Q(campaign_id=self.campaign.pk),
-                                            every=True)
+            self._every = self._read_tokens(_campaign_scope(self.campaign.pk))
         return self._every
 
     def read_every_token(self, living: bool = False) -> None:
@@ -350,22 +414,19 @@ class MKState:
         army's count of units still on its list comes along (``living_units``)."""
         if self._every is None:
             found: dict[int, int] | None = {} if living else None
-            self._every = self._read_tokens(Q(campaign_id=self.campaign.pk), living=found,
-                                            every=True)
+            self._every = self._read_tokens(_campaign_scope(self.campaign.pk), living=found)
             self.living_units = found
 
-    def _read_tokens(self, scope: Q, armies: bool = True,
+    def _read_tokens(self, scope: Scope, armies: bool = True,
                      army_rows: Iterable[Army] | None = None,
-                     living: dict[int, int] | None = None, every: bool = False,
+                     living: dict[int, int] | None = None,
                      ) -> tuple[list[mk.Army], list[mk.Ship]]:
         """The armies and ships on the map within ``scope`` (one query, a union; the ships
         alone without ``armies``, or with ``army_rows``, the armies of that scope already read
         with their tiles): the campaign, some of its kingdoms or some tiles of its map, each named
         alone so that the database looks the tokens up by that index. A pair's army and ship
-        always share a kingdom and a tile, so a scope by kingdom or by tile has both.
-        ``every`` says the scope is the whole campaign (then the query's text is kept, see
-        ``kept_values``)."""
-        where = Q(tile__isnull=False) & scope
+        always share a kingdom and a tile, so a scope by kingdom or by tile has both. The
+        query's text is kept under the scope's shape (``kept_values``)."""
         tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
         rank, last = self._rank, len(self._rank)
 
@@ -379,14 +440,15 @@ class MKState:
                                    a.tile.r) for a in army_rows if a.tile_id is not None),
                                  key=by_kingdom)
         elif armies:
-            army_values, ships_read = _armies_and_ships(
-                where, living, key=("tokens", self.campaign.pk, living is not None)
-                if every else None)
+            army_values, ships_read = _armies_and_ships(scope, living)
             army_values.sort(key=by_kingdom)
         else:
             army_values = []
         if army_rows is not None or not armies:
-            ships_read = list(Ship.objects.filter(where).order_by().values_list(*ship_fields))
+            ships_read = kept_values(
+                ("mk", "ships", scope.shape),
+                lambda *values: Ship.objects.filter(Q(tile__isnull=False) & scope.where(*values))
+                .order_by().values_list(*ship_fields), *scope.values)
         ship_values = sorted(ships_read, key=by_kingdom)
         for row in army_values:
             self.learn(*row[7:])
@@ -437,9 +499,8 @@ class MKState:
         if army_rows is not None and wanted != sorted(set(kingdom_ids)):
             army_rows = None
         on = {t.pk: t.label for t in ships_on} if army_rows is not None else {}
-        scope = Q(kingdom_id__in=wanted) | Q(tile_id__in=sorted(on)) if on else Q(
-            kingdom_id__in=wanted)
-        armies, ships = self._read_tokens(scope, army_rows=army_rows)
+        armies, ships = self._read_tokens(_kingdoms_scope(wanted, sorted(on)),
+                                          army_rows=army_rows)
         for label in on.values():
             self._ships_at[label] = [s for s in ships if s.tile == label]
         for pk in wanted:
@@ -484,10 +545,9 @@ class MKState:
         return sorted((s for label in wanted for s in self._ships_at[label]),
                       key=self._token_order)
 
-    def _on_tiles(self, labels: list[str]) -> Q:
+    def _on_tiles(self, labels: list[str]) -> Scope:
         """Tokens standing on ``labels`` of this map, found by their tile."""
-        return Q(tile_id__in=Tile.objects.filter(map_id=self.map_row.pk, label__in=labels)
-                 .values("pk"))
+        return _labels_scope(self.map_row.pk, labels)
 
     def _token_order(self, token: mk.Army | mk.Ship) -> tuple[int, int]:
         return self._rank.get(token.kingdom, len(self._rank)), token.number
@@ -528,7 +588,7 @@ class MKState:
             near = {(x, y) for q, r in spots for x in range(q - radius, q + radius + 1)
                     for y in range(r - radius, r + radius + 1)}
             inside = [t for t in recs if (t.q, t.r) in near]
-            self._views[key] = _build(self.map_row, inside, recs)
+            self._views[key] = _kept_build(self.map_row, inside, recs)
         return self._views[key]
 
     def tiles_alone(self, labels: Iterable[str]) -> mk.MapView:
@@ -547,7 +607,7 @@ class MKState:
         self._read_positions({(x, y) for q, r in spots.values() if (q, r) not in self._read_spots
                               for x in range(q - 1, q + 2) for y in range(r - 1, r + 2)})
         recs = [self._tile_recs[spot] for spot in spots.values() if spot in self._tile_recs]
-        return mk.MapView(tuple(tile_state(rec, ()) for rec in recs))
+        return mk.MapView(tuple(_kept_state(rec) for rec in recs))
 
     def read_around(self, radii: Mapping[str, int], alone: Iterable[str] = ()) -> None:
         """Read at once (one query at most) what ``map_around([label], radius)`` reads for each
@@ -673,19 +733,69 @@ class MKState:
         return self.tile_rows.by_pk(pk)
 
 
-def _armies_and_ships(where: Q, living: dict[int, int] | None = None,
-                      key: tuple[Any, ...] | None = None,
+def padded(values: list[Any]) -> list[Any]:
+    """``values`` with the last repeated up to the next power of two (none for none): what an
+    ``IN`` list asks for is the same, and the kept queries of such lists (``kept_values``)
+    take a few shapes rather than one for every length."""
+    if not values:
+        return []
+    size = 1 << (len(values) - 1).bit_length()
+    return [*values, *[values[-1]] * (size - len(values))]
+
+
+class Scope(NamedTuple):
+    """Which tokens a read asks for: ``where(*values)`` is the condition, and ``shape`` names
+    everything else that shapes it (the key its query's text is kept under)."""
+
+    shape: tuple[Any, ...]
+    values: tuple[Any, ...]
+    where: Callable[..., Q]
+
+
+def _in_campaign(campaign_id: int) -> Q:
+    return Q(campaign_id=campaign_id)
+
+
+def _campaign_scope(campaign_id: int) -> Scope:
+    """Every token of the campaign."""
+    return Scope(("campaign",), (campaign_id,), _in_campaign)
+
+
+def _kingdoms_scope(kingdoms: list[int], tiles: list[int]) -> Scope:
+    """The tokens of ``kingdoms``, and any on the tiles with primary keys ``tiles``."""
+    pks, on = padded(kingdoms), padded(tiles)
+    n = len(pks)
+
+    def where(*values: int) -> Q:
+        found = Q(kingdom_id__in=values[:n])
+        return found | Q(tile_id__in=values[n:]) if len(values) > n else found
+
+    return Scope(("kingdoms", n, len(on)), (*pks, *on), where)
+
+
+def _labels_scope(map_id: int, labels: list[str]) -> Scope:
+    """The tokens standing on the tiles ``labels`` of the map ``map_id``, found by their tile."""
+
+    def where(map_pk: int, *names: str) -> Q:
+        return Q(tile_id__in=Tile.objects.filter(map_id=map_pk, label__in=names).values("pk"))
+
+    names = padded(labels)
+    return Scope(("labels", len(names)), (map_id, *names), where)
+
+
+def _armies_and_ships(scope: Scope, living: dict[int, int] | None = None,
                       ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """The armies and the ships within ``where`` in one query (a union of both tables, each
+    """The armies and the ships within ``scope`` in one query (a union of both tables, each
     row marked with its table): the armies' rows as ``_read_tokens`` reads them (primary key,
     kingdom, number, on its side, defending, points, allied, then the tile's primary key,
     label and position), the ships' likewise (primary key, kingdom, number, on its side,
     paired army, then the tile's). Columns one table lacks are blank in its rows. Given a
     ``living`` dict, each army's count of units on its list not destroyed comes along (a
-    subquery per army) and is left there by the army's primary key. With a ``key`` (naming
-    ``where`` and whether ``living`` is asked for), the query's text is kept (``kept_values``)."""
+    subquery per army) and is left there by the army's primary key. The query's text is kept
+    under the scope's shape and whether ``living`` is asked for (``kept_values``)."""
 
-    def query() -> Any:
+    def query(*values: Any) -> Any:
+        where = Q(tile__isnull=False) & scope.where(*values)
         tile_fields = ("tile_id", "tile__label", "tile__q", "tile__r")
         blank = Value(None, output_field=IntegerField())
         alive: Any = blank
@@ -705,7 +815,7 @@ def _armies_and_ships(where: Q, living: dict[int, int] | None = None,
 
     army_values: list[tuple[Any, ...]] = []
     ship_values: list[tuple[Any, ...]] = []
-    rows = query() if key is None else kept_values(key, query)
+    rows = kept_values(("mk", "tokens", scope.shape, living is not None), query, *scope.values)
     for kind, pk, kingdom, number, on_side, defending, points, allied, paired, n, *tile in rows:
         if kind == 0:
             army_values.append((pk, kingdom, number, on_side, defending, points, allied, *tile))
@@ -753,9 +863,10 @@ def _tiles_at(map_id: int, positions: Iterable[tuple[int, int]]) -> list[TileRec
         return Tile.objects.filter(where).order_by().values_list(*REC_FIELDS)
 
     # The query's text is kept under the map and the positions it asks for (``kept_values``):
-    # a page drawn again while the tokens stand where they stood compiles nothing.
-    rows = kept_values(("tiles-at", map_id, columns), query)
-    return [TileRec(*row) for row in rows]
+    # a page drawn again while the tokens stand where they stood compiles nothing. The rows
+    # come as the database gives them, each made into its record once (``_rec_of``).
+    rows = kept_values(("tiles-at", map_id, columns), query, convert=False)
+    return [_rec_of(tuple(row)) for row in rows]
 
 
 def clock_of(campaign: Campaign) -> mk.Clock:
@@ -834,6 +945,19 @@ def _build(game_map: Map, tiles: Iterable[Tile | TileRec],
             ))
         states.append(tile_state(tile, tuple(edges)))
     return IndexedMapView(tuple(states))
+
+
+def _kept_build(game_map: Map, tiles: list[TileRec], known: list[TileRec]) -> IndexedMapView:
+    """``_build(game_map, tiles, known)``, kept under the grid and the rows of the tiles when
+    every one was read by position (see ``TileRec.raw``)."""
+    if any(t.raw is None for t in known):
+        return _build(game_map, tiles, known)
+    key = (game_map.kind, game_map.width, game_map.height, game_map.orientation,
+           tuple(t.raw for t in tiles), tuple(t.raw for t in known))
+    found = _BUILT.get(key)
+    if found is None:
+        found = _keep(_BUILT, VIEWS_KEPT, key, _build(game_map, tiles, known))
+    return found
 
 
 def build_map(campaign: Campaign, tiles: list[Tile]) -> mk.MapView:

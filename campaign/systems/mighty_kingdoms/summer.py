@@ -9,10 +9,7 @@ orders, another kingdom's orders stay hidden until the Orders phase closes.
 
 from __future__ import annotations
 
-import html
 from typing import Any
-
-from django.utils.safestring import SafeString, mark_safe
 
 from campaign.models import Kingdom
 from campaign.systems.mighty_kingdoms import map_actions
@@ -222,49 +219,10 @@ def play_context(state: MKState, access: Any) -> dict[str, Any]:
         context["summer_to_resolve"] = mine
     elif phase == "C":
         context.update(battle_context(state, access, actor))
-        for entry in context["summer_contested"]:
-            entry["html"] = _contested_html(entry)
         _describe_battle_tiles(state, context["summer_battles"])
     elif phase == "D":
         context["summer_reform"] = _reform_context(state, access)
     return context
-
-
-def _text(value: Any) -> str:
-    """``value`` escaped for HTML, exactly as ``django.utils.html.escape`` escapes it."""
-    return html.escape(str(value))
-
-
-def _contested_html(entry: dict[str, Any]) -> SafeString:
-    """One contested tile of the battle step's list, as its list item (the page lists every
-    contested tile: built here rather than as template nodes for each tile, side and token;
-    each name escaped as Django's ``escape`` escapes it, without its check for lazy text)."""
-    controller = entry["controller"]
-    head = _text(entry["label"])
-    if controller:
-        head += f' <span class="muted">held by {_text(controller.name)}</span>'
-    if entry["busy"]:
-        head += (' <span class="badge">'
-                 f'{"battle fought" if entry["fought"] else "battle under way"}</span>')
-    sides = "".join(
-        f'<li><span class="swatch" data-c="{_text(k.colour)}"></span>{_text(k.name)}: '
-        + ", ".join(_text(name) + ("" if upright else " (on its side)")
-                    for name, upright in tokens) + "</li>"
-        for k, tokens in entry["sides"])
-    if entry["busy"]:
-        choices = ""
-    elif entry["choices"]:
-        choices = '<ul class="muted small">' + "".join(
-            f"<li>{_text(ch['chooser'].name)} may fight " + "; or ".join(
-                f"{_text(o['opponent'].name)}: {_text(o['kind'])}"
-                + (", or a naval battle" if o["naval"] else "")
-                for o in ch["options"]) + "</li>"
-            for ch in entry["choices"]) + "</ul>\n      "
-    else:
-        choices = '<p class="muted small">Nobody here is upright: no battle (MK-AMB-40).</p>'
-    return mark_safe(  # noqa: S308 (every value above is escaped)
-        f'\n    <li class="card stack">\n      <h3>{head}</h3>\n      <ul>{sides}</ul>\n'
-        f"      {choices}\n    </li>\n  ")
 
 
 def _describe_battle_tiles(state: MKState, battles: list[dict[str, Any]]) -> None:

@@ -12,10 +12,12 @@ battles on other tiles may be chosen meanwhile, so several tables can play at on
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Q
+from django.utils.safestring import SafeString, mark_safe
 
 from battles.models import Army, Battle
 from campaign import words
@@ -822,6 +824,130 @@ def read_battle_tiles(state: MKState) -> None:
     state.read_around(dict.fromkeys(fought, 1), alone=contested_labels(state))
 
 
+def _choice_options(state: MKState, tf: mkb.TileForces, chooser: int,
+                    opponents: tuple[tuple[Any, mkb.BattleType], ...]) -> list[dict[str, Any]]:
+    """What ``chooser`` may fight on ``tf``, as the page offers it: each opponent with the
+    battle's kind, whether the chooser may call a naval battle instead, the modes to pick from
+    (MK-AMB-30) and whether it may be fought in Kings of War."""
+    rows = state.kingdom_rows
+    mode = state.options.battle_mode
+    options = []
+    for opp, btype in opponents:
+        naval = (mkb.BattleKind.NAVAL in btype.legal_kinds
+                 and btype.kind is not mkb.BattleKind.NAVAL)
+        modes = mode_choices(state, btype.kind)
+        options.append({"opponent": rows[opp],
+                        "kind": kind_name(btype.kind.value, "" if modes else mode),
+                        "naval": naval, "modes": modes,
+                        "kow": btype.kind is mkb.BattleKind.LAND and (
+                            mode == "kow" or any(m == "kow" for m, _ in modes)),
+                        "kingdoms": {chooser, opp}})
+    return options
+
+
+def _text(value: Any) -> str:
+    """``value`` escaped for HTML, exactly as ``django.utils.html.escape`` escapes it."""
+    return html.escape(str(value))
+
+
+def _contested_item(label: str, controller: str | None, busy: bool, fought: bool,
+                    sides: list[tuple[tuple[str, str], list[tuple[str, bool]]]],
+                    choices: list[tuple[str, list[tuple[str, str, bool]]]]) -> SafeString:
+    """One contested tile of the battle step's list, as its list item: its label, who holds
+    it, whether its battle is under way or fought, each kingdom's (name, colour) with its tokens
+    (name, upright) and who may fight whom, and how (chooser's name, then each opponent's name,
+    the battle's kind and whether a naval battle may be called). Each name is escaped as
+    Django's ``escape`` escapes it."""
+    head = _text(label)
+    if controller is not None:
+        head += f' <span class="muted">held by {_text(controller)}</span>'
+    if busy:
+        head += (' <span class="badge">'
+                 f'{"battle fought" if fought else "battle under way"}</span>')
+    items = "".join(
+        f'<li><span class="swatch" data-c="{_text(colour)}"></span>{_text(name)}: '
+        + ", ".join(_text(token) + ("" if upright else " (on its side)")
+                    for token, upright in tokens) + "</li>"
+        for (name, colour), tokens in sides)
+    if busy:
+        lines = ""
+    elif choices:
+        lines = '<ul class="muted small">' + "".join(
+            f"<li>{_text(chooser)} may fight " + "; or ".join(
+                f"{_text(opponent)}: {_text(kind)}" + (", or a naval battle" if naval else "")
+                for opponent, kind, naval in options) + "</li>"
+            for chooser, options in choices) + "</ul>\n      "
+    else:
+        lines = '<p class="muted small">Nobody here is upright: no battle (MK-AMB-40).</p>'
+    return mark_safe(  # noqa: S308 (every value above is escaped)
+        f'\n    <li class="card stack">\n      <h3>{head}</h3>\n      <ul>{items}</ul>\n'
+        f"      {lines}\n    </li>\n  ")
+
+
+# Each contested tile's list item, kept under everything it is made of (see ``contested``); at
+# most ``CONTESTED_KEPT``, the oldest forgotten first.
+CONTESTED_KEPT = 4096
+_CONTESTED: dict[tuple[Any, ...], SafeString] = {}
+
+
+class ContestedTile:
+    """A contested tile as the battle step lists it (MK-BSEL-5): its forces, whether a battle is
+    under way or fought there, and its list item (``html``); its controller and choices (as
+    kingdoms' rows) are made when asked for."""
+
+    __slots__ = ("label", "forces", "busy", "fought", "html", "_state")
+
+    def __init__(self, state: MKState, tf: mkb.TileForces, busy: bool, fought: bool,
+                 item: SafeString) -> None:
+        self.label, self.forces, self.busy, self.fought = tf.label, tf, busy, fought
+        self.html, self._state = item, state
+
+    @property
+    def controller(self) -> Kingdom | None:
+        return self._state.kingdom_rows.get(self.forces.controller)
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        rows = self._state.kingdom_rows
+        return [{"chooser": rows[chooser],
+                 "options": _choice_options(self._state, self.forces, chooser, opponents)}
+                for chooser, opponents in tile_choices(self.forces)]
+
+
+def contested(state: MKState, tf: mkb.TileForces, movers: dict[str, mk.Mover],
+              battle: Battle | None) -> ContestedTile:
+    """The contested tile ``tf`` as the page lists it (``battle``: the one under way there).
+    Its list item is kept in the process under what it is made of: the tile's forces (label,
+    controller, each token with its kingdom, kind and whether it stands), whether a battle is
+    under way there and fought, the campaign's battle mode and house rule (MK-AMB-30), the name
+    and colour of each kingdom there, the controller's name and each token's name. A page drawn
+    again after an event makes again only the items whose tile changed."""
+    looks = state.kingdom_rows.looks
+    options = state.options
+    busy = battle is not None
+    fought = bool(battle.result_chooser) if battle is not None else False
+    controller = tf.controller
+    key = (tf, busy, fought, options.battle_mode, options.allow_mode_per_battle,
+           tuple(looks(k) for k in tf.kingdoms),
+           looks(controller)[0] if controller in state.kingdom_rows else None,
+           tuple(movers[t.id].name for t in tf.tokens))
+    item = _CONTESTED.get(key)
+    if item is None:
+        sides = [(looks(k), [(movers[t.id].name, t.upright) for t in tf.tokens_of(k)])
+                 for k in tf.kingdoms]
+        choices = [(looks(chooser)[0], [(o["opponent"].name, o["kind"], o["naval"]) for o in
+                                        _choice_options(state, tf, chooser, opponents)])
+                   for chooser, opponents in tile_choices(tf)]
+        item = _contested_item(tf.label, key[6], busy, fought, sides, choices)
+        while len(_CONTESTED) >= CONTESTED_KEPT:
+            try:
+                del _CONTESTED[next(iter(_CONTESTED))]
+            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+                break
+        _CONTESTED[key] = item
+    return ContestedTile(state, tf, busy, fought, item)
+
+
 def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[str, Any]:
     rows = state.kingdom_rows
     contested_now = contested_labels(state)
@@ -839,41 +965,25 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
         found.update(_forces_on(state, missing))
     cache_of(state).setdefault("forces", {k: found[k] for k in contested_now if k in found})
     movers = movers_at(state, labels)
-    names = {key: token_title(state, mover) for key, mover in movers.items()}
+
+    def name(token: mkb.Token) -> str:
+        mover = movers.get(token.id)
+        return token_title(state, mover) if mover is not None else token.id
+
     mode = state.options.battle_mode
     busy = {label_of(state, b.tile_id): b for b in pending_battles(state)}
-    contested = []
-    for label, tf in forces(state).items():
-        if not mkb.is_contested(tf):
-            continue
-        sides = [(rows[k], [(movers[t.id].name, t.upright) for t in tf.tokens_of(k)])
-                 for k in tf.kingdoms]
-        choices = []
-        for chooser, opponents in tile_choices(tf):
-            options = []
-            for opp, btype in opponents:
-                naval = (mkb.BattleKind.NAVAL in btype.legal_kinds
-                         and btype.kind is not mkb.BattleKind.NAVAL)
-                modes = mode_choices(state, btype.kind)
-                options.append({"opponent": rows[opp],
-                                "kind": kind_name(btype.kind.value, "" if modes else mode),
-                                "naval": naval, "modes": modes,
-                                "kow": btype.kind is mkb.BattleKind.LAND and (
-                                    mode == "kow" or any(m == "kow" for m, _ in modes)),
-                                "kingdoms": {chooser, opp}})
-            choices.append({"chooser": rows[chooser], "options": options})
-        fought = busy[label].result_chooser if label in busy else ""
-        contested.append({"label": label, "controller": rows.get(tf.controller),
-                          "sides": sides, "choices": choices, "busy": label in busy,
-                          "fought": bool(fought)})
+    listed = [contested(state, tf, movers, busy.get(label))
+              for label, tf in forces(state).items() if mkb.is_contested(tf)]
     mine: list[dict[str, Any]] = []
     if actor is not None:
-        for entry in contested:
-            if entry["busy"]:
+        for entry in listed:
+            if entry.busy:
                 continue
-            for choice in entry["choices"]:
-                if choice["chooser"].pk == actor.pk:
-                    mine.append({"label": entry["label"], "options": choice["options"]})
+            for chooser, opponents in tile_choices(entry.forces):
+                if chooser == actor.pk:
+                    mine.append({"label": entry.label,
+                                 "options": _choice_options(state, entry.forces, chooser,
+                                                            opponents)})
     # MK-LAND-2: armies without a unit on their list, where a Kings of War battle may be chosen
     # or waits to be fought.
     # Read for every contested tile whenever a battle may be fought in Kings of War, so the
@@ -881,7 +991,7 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
     kow_tiles = {b.tile_id for b in pending_battles(state) if is_kow_battle(b)}
     kow_possible = mode == "kow" or state.options.allow_mode_per_battle
     empty = empty_lists(state, {label_of(state, t) for t in kow_tiles} | (
-        {entry["label"] for entry in contested} if kow_possible else set()))
+        {entry.label for entry in listed} if kow_possible else set()))
     for entry in mine:
         for option in entry["options"]:
             warned = [n for k, n in empty.get(entry["label"], ()) if k in option["kingdoms"]]
@@ -911,8 +1021,8 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
             "slaughter": battle.kind == mkb.BattleKind.SLAUGHTER.value,
             "board": data.get("board"),
             "defended": defended, "defender": rows.get(defended["kingdom"]) if defended else None,
-            "tokens": [(t.id, names.get(t.id, t.id), rows.get(t.kingdom)) for t in fighting],
-            "victims": [(t.id, names.get(t.id, t.id)) for t in fighting
+            "tokens": [(t.id, name(t), rows.get(t.kingdom)) for t in fighting],
+            "victims": [(t.id, name(t)) for t in fighting
                         if t.kingdom == battle.opponent_id],
             "retreats": retreats,
             "winner_move": winner_move_options(state, battle) if may_move else {},
@@ -924,5 +1034,5 @@ def battle_context(state: MKState, access: Any, actor: Kingdom | None) -> dict[s
                  if k in (battle.chooser_id, battle.opponent_id)])
             if waiting and battle.tile_id in kow_tiles else "",
         })
-    return {"summer_contested": contested, "summer_battle_choices": mine,
+    return {"summer_contested": listed, "summer_battle_choices": mine,
             "summer_battles": battles}

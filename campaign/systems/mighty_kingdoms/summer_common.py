@@ -18,13 +18,13 @@ from django.db.models import Count, Max, Q, TextField
 from django.db.models.functions import Cast
 
 from battles.models import Army, Battle
-from campaign.kept_sql import kept_values
+from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Kingdom
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms.clock import label
 from campaign.systems.mighty_kingdoms.models import Order, Ship
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
-from campaign.systems.mighty_kingdoms.state import MKState
+from campaign.systems.mighty_kingdoms.state import MKState, padded
 
 # Where the server's dice come from; tests put a predictable generator here.
 RNG: random.Random = random.SystemRandom()
@@ -71,23 +71,40 @@ def month_orders(state: MKState) -> list[OrderRec]:
     return cache["orders"]
 
 
-def read_orders(state: MKState, scope: Q, every: bool = False) -> list[OrderRec]:
-    """This month's orders within ``scope``, in the order they were given (one query; the
-    labels of their tiles come with them). ``every`` says the scope is every kingdom's (then
-    the query's text is kept under the campaign and the month, see ``kept_values``)."""
+def _orders_query(scope: Q, campaign_id: int, year: int, month: int) -> Any:
+    return (Order.objects.filter(scope, campaign_id=campaign_id, year=year, month=month)
+            .annotate(outcome_text=Cast("outcome", TextField()))
+            .order_by("given_seq").values_list(*ORDER_FIELDS, *TILE_FIELDS))
+
+
+def _orders_of_kingdoms(year: int, month: int) -> Any:
+    def build(campaign_id: int, *kingdoms: int) -> Any:
+        return _orders_query(Q(kingdom_id__in=kingdoms), campaign_id, year, month)
+
+    return build
+
+
+def read_orders(state: MKState, scope: Q | None = None, every: bool = False,
+                kingdoms: Iterable[int] = ()) -> list[OrderRec]:
+    """This month's orders within ``scope``, or of ``kingdoms``, in the order they were given
+    (one query; the labels of their tiles come with them). ``every`` says the scope is every
+    kingdom's (then the query's text is kept under the campaign and the month, see
+    ``kept_values``); the query of some kingdoms' orders is kept under the month and how many
+    they are (``padded``)."""
     campaign = state.campaign
     if campaign.season != SUMMER or not campaign.month:
         return []
     width = len(ORDER_FIELDS)
-
-    def query() -> Any:
-        return (Order.objects.filter(scope, campaign=campaign, year=campaign.year,
-                                     month=campaign.month)
-                .annotate(outcome_text=Cast("outcome", TextField()))
-                .order_by("given_seq").values_list(*ORDER_FIELDS, *TILE_FIELDS))
-
-    rows = (kept_values(("orders", campaign.pk, campaign.year, campaign.month), query)
-            if every else list(query()))
+    values = (campaign.pk, campaign.year, campaign.month)
+    if every:
+        rows = kept_values(("orders", *values), lambda: _orders_query(Q(), *values))
+    elif scope is None:
+        pks = padded(sorted(kingdoms))
+        rows = kept_values(("mk", "orders-of", campaign.year, campaign.month, len(pks)),
+                           _orders_of_kingdoms(campaign.year, campaign.month), campaign.pk,
+                           *pks) if pks else []
+    else:
+        rows = list(_orders_query(scope, *values))
     for row in rows:
         state.learn(row[width - 5], *row[width:width + 3])  # from_tile_id
         state.learn(row[width - 4], *row[width + 3:])  # target_id
@@ -112,7 +129,7 @@ def read_orders_of(state: MKState, kingdom_ids: Iterable[int]) -> None:
     mine = cache.setdefault("orders_of", {})
     wanted = sorted((set(kingdom_ids) | state.focus) - mine.keys())
     if wanted:
-        found = read_orders(state, Q(kingdom_id__in=wanted))
+        found = read_orders(state, kingdoms=wanted)
         for pk in wanted:
             mine[pk] = [o for o in found if o.kingdom_id == pk]
 
@@ -207,15 +224,24 @@ def order_row(order: OrderRec) -> Order:
     return Order.objects.get(pk=order.pk)
 
 
+def _battles_of_month(year: int, month: int) -> Any:
+    def build(campaign_id: int) -> Any:
+        return (Battle.objects.filter(campaign_id=campaign_id, year=year, month=month)
+                .select_related("tile").order_by("seq"))
+
+    return build
+
+
 def month_battles(state: MKState) -> list[Battle]:
-    """This month's battles, in the order they were chosen (one query per state)."""
+    """This month's battles, in the order they were chosen, each with its tile (one query per
+    state, its SQL kept under the month: ``kept_rows``)."""
     cache = cache_of(state)
     if "battles" not in cache:
         campaign = state.campaign
-        battles = list(
-            Battle.objects.filter(campaign=campaign, year=campaign.year, month=campaign.month)
-            .select_related("tile").order_by("seq")
-        ) if campaign.season == SUMMER and campaign.month else []
+        year, month = campaign.year, campaign.month
+        battles = kept_rows(("mk", "month-battles", year, month),
+                            _battles_of_month(year, month), campaign.pk,
+                            ) if campaign.season == SUMMER and month else []
         for battle in battles:  # their tiles' labels and places, read with them
             if battle.tile is not None:
                 state.learn(battle.tile_id, battle.tile.label, battle.tile.q, battle.tile.r)

@@ -26,6 +26,7 @@ from django.db.models import Max
 from battles.models import Army
 from campaign import words
 from campaign.chronicle import Recorder
+from campaign.kept_sql import kept_values
 from campaign.models import Kingdom
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms.clock import label, note, phase_key
@@ -34,8 +35,9 @@ from campaign.systems.mighty_kingdoms.models import Ship
 from campaign.systems.mighty_kingdoms.models import Tithe as TitheRow
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 from campaign.systems.mighty_kingdoms.rules import ledger as eco
-from campaign.systems.mighty_kingdoms.state import MKState, load_state
+from campaign.systems.mighty_kingdoms.state import MKState, load_state, padded
 from ledger import services as ledger
+from ledger.models import Balance
 
 WINTER = mk.WINTER
 RECALL = (WINTER, "A", "")
@@ -109,9 +111,25 @@ def kingdom_row(state: MKState, kingdom: Kingdom) -> Kingdom:
 # --- reading the economy -----------------------------------------------------------------------
 
 
+def _balances_of(*kingdoms: int) -> Any:
+    return Balance.objects.filter(kingdom_id__in=kingdoms).values_list(
+        "kingdom_id", "resource", "amount")
+
+
 def stocks_of(state: MKState, pks: Iterable[int]) -> dict[int, eco.Resources]:
-    """Some kingdoms' gold and food now (cached balances, one query)."""
-    found = ledger.balances([state.kingdom_rows[pk] for pk in pks], RESOURCES)
+    """Some kingdoms' gold and food now (their cached balances, as ``ledger.balances`` reads
+    them: 0 where nothing was ever booked; one query, its text kept under how many kingdoms
+    are asked for, see ``padded``)."""
+    wanted = list(pks)
+    for pk in wanted:
+        if pk not in state.kingdom_rows:
+            raise KeyError(pk)
+    found = {pk: {resource: 0 for resource in RESOURCES} for pk in wanted}
+    if wanted:
+        asked = padded(sorted(set(wanted)))
+        for kingdom_id, resource, amount in kept_values(("mk", "balances", len(asked)),
+                                                        _balances_of, *asked):
+            found[kingdom_id][resource] = amount
     return {pk: eco.Resources(v[eco.GOLD], v[eco.FOOD]) for pk, v in found.items()}
 
 
