@@ -7,11 +7,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from campaign.kept_sql import kept_rows, kept_values
-from campaign.models import Kingdom, Tile
+from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.war_of_kings import services, views
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.models import Army, Battle, Card
+from campaign.systems.war_of_kings.rules import board as wb
 from campaign.systems.war_of_kings.rules import economy
 from campaign.systems.war_of_kings.rules.achievements import end_of_round
 from ledger.models import Balance
@@ -26,9 +29,17 @@ def _fields(obj: Any) -> dict[str, Any]:
 
 def _same_reads(game: Game) -> None:
     pk = game.campaign.pk
-    kingdoms = kept_rows(("wok.kingdoms",), st._kingdoms_query, pk)
-    assert [_fields(k) for k in kingdoms] == [_fields(k) for k in st._kingdoms_query(pk)]
-    assert all(not k._state.adding and k._state.db == "default" for k in kingdoms)
+    assert (kept_values(("wok.kingdoms",), st._kingdoms_query, pk)
+            == list(st._kingdoms_query(pk)))
+    # A read's kingdoms are the rows the ORM makes, made only when a page asks for them.
+    loaded = st.load(Campaign.objects.get(pk=pk))
+    ordered = Kingdom.objects.filter(campaign_id=pk).order_by("order_position", "pk")
+    assert list(loaded.kingdoms) == [k.pk for k in ordered]
+    assert loaded.names == {k.pk: k.name for k in ordered}
+    assert [_fields(k) for k in loaded.kingdoms.values()] == [_fields(k) for k in ordered]
+    assert [_fields(loaded.by_name[k.name]) for k in ordered] == [_fields(k) for k in ordered]
+    assert all(not k._state.adding and k._state.db == "default"
+               for k in loaded.kingdoms.values())
     armies = kept_rows(("wok.armies",), st._armies_query, pk)
     assert [_fields(a) for a in armies] == [_fields(a) for a in st._armies_query(pk)]
     assert kept_values(("wok.tiles",), st._tiles_query, pk) == list(st._tiles_query(pk))
@@ -61,12 +72,11 @@ def test_compiled_reads_give_what_the_orm_gives_and_see_every_change(db: Any) ->
     Balance.objects.filter(kingdom=red).update(amount=99)
     _same_reads(game)
     _same_reads(other)
-    read = kept_rows(("wok.kingdoms",), st._kingdoms_query, game.campaign.pk)
-    assert {k.name for k in read} >= {"Crimson"}
-    assert next(k for k in read if k.pk == red.pk).data["note"] == "a <b> & \"c\""
+    read = st.load(game.campaign).kingdoms
+    assert {k.name for k in read.values()} >= {"Crimson"}
+    assert read[red.pk].data["note"] == "a <b> & \"c\""
     # Another campaign's read never holds this one's rows.
-    others = kept_rows(("wok.kingdoms",), st._kingdoms_query, other.campaign.pk)
-    assert not {k.pk for k in others} & {red.pk}
+    assert red.pk not in st.load(other.campaign).kingdoms
 
 
 def test_kept_board_road_steps_follow_a_new_road(game: Game) -> None:
@@ -102,7 +112,7 @@ def test_holdings_gold_network_and_projected_holders_as_the_rules_read_them(
     kingdoms = loaded.kingdoms
     seats = {k.order_position: k for k in kingdoms.values()
              if k.order_position is not None and k.capital_tile_id is not None}
-    rows, _board = st._read_board(game.campaign)
+    rows = st._read_board(game.campaign).tile_rows
     assert st._holdings(rows, kingdoms, seats) == {
         t.label: st._holding(t, kingdoms, seats) for t in rows}
     state = loaded.state
@@ -134,3 +144,17 @@ def test_wok_army_1_map_markers(game: Game) -> None:
     assert [(pk, m.text, m.colour, m.title) for pk, m in markers] == expected
     assert ("90-••" in [m.text for _pk, m in markers]
             and "Malador army 90, unready, 2 damage" in [m.title for _pk, m in markers])
+
+
+def test_with_turn_keeps_the_board_and_changes_only_the_turn(game: Game) -> None:
+    state = game.loaded().state
+    turned = state.with_turn(round=state.round + 1, phase=wb.MOVEMENT, active="Blue",
+                             lead="Blue", stockpiles={}, armies=())
+    made = replace(state, round=state.round + 1, phase=wb.MOVEMENT, active="Blue", lead="Blue",
+                   stockpiles={}, armies=())
+    assert turned == made and turned.holdings is state.holdings
+    for name in state.seats:
+        assert turned.controlled(name) == made.controlled(name) == state.controlled(name)
+        assert turned.stock(name) == wb.Stock() and not turned.armies_of(name)
+    with pytest.raises(ValueError, match="holdings"):
+        state.with_turn(holdings={})

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from html import escape as _html_escape
 from typing import Any
 
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+
+from campaign.templatetags.links import address
 
 
 def escape(value: Any) -> str:
@@ -23,16 +24,20 @@ def escape(value: Any) -> str:
     return _html_escape(str(value))
 
 
-def _ledger_prefix(slug: str) -> str:
+def ledger_prefix(slug: str) -> str:
     """The ledger address of a kingdom without its id: ``/c/<slug>/wok/ledger/``."""
-    url = reverse("wok:ledger", args=[slug, 0])
+    url = address("wok:ledger", (slug, 0), {}, None)
     return url[:-len("0/")]
 
 
 def standings_html(rows: Sequence[dict[str, Any]], slug: str) -> SafeString:
     """The standings table and where each kingdom's AP come from (``reading.standings`` rows):
     what ``war_of_kings/standings.html`` showed."""
-    ledger = _ledger_prefix(slug)
+    return standings_table(rows, ledger_prefix(slug))
+
+
+def standings_table(rows: Sequence[dict[str, Any]], ledger: str) -> SafeString:
+    """:func:`standings_html` with the ledger address (``ledger_prefix``) worked out."""
     out = ['\n\n<div class="standings-box"><div class="table-wrap">'
            '<table class="wok-standings standings-table" role="table">\n'
            '  <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">Kingdom'
@@ -92,27 +97,61 @@ def turn_order_html(order: Sequence[Any], active: Any) -> SafeString:
         for k in order))
 
 
+def field_html(field: Sequence[dict[str, Any]]) -> SafeString:
+    """The armies in the field (the play page's ``field`` rows), one ``<li>`` each: the owner's
+    swatch, who commands it, where it stands, readiness and damage."""
+    e = escape
+    return mark_safe("".join(  # noqa: S308 - every value is escaped
+        f'<li>{swatch}{e(a["owner"])} army {e(a["number"])} in {e(a["where_name"])}: '
+        f'{"ready" if a["ready"] else "unready"}, {e(a["damage"])} of 3 damage</li>'
+        for a in field
+        for swatch in ((f'<span class="swatch" data-c="{e(a["kingdom"].colour)}"></span>'
+                        if a["kingdom"] else ""),)))
+
+
 def kingdom_options(kingdoms: Sequence[Any]) -> SafeString:
     """One ``<option>`` per kingdom, its id as the value and its name as the text."""
     return mark_safe("".join(  # noqa: S308 - every value is escaped
         f'<option value="{k.pk}">{escape(k.name)}</option>' for k in kingdoms))
 
 
-def economy_html(kingdom: Any, eco: dict[str, Any]) -> SafeString:
+def economy_html(kingdom: Any, eco: dict[str, Any], ledger: str | None = None) -> SafeString:
     """A kingdom's stockpile, ledger, gold lines, AP and armies (``reading.kingdom_economy``):
-    what ``war_of_kings/economy.html`` showed."""
+    what ``war_of_kings/economy.html`` showed. ``ledger`` is :func:`economy_ledger_html` of the
+    same figures when it has been made already."""
     from campaign.words import counted
 
     e = escape
-    columns = eco["ledger_columns"]
     out = ['\n<section class="card stack wok-economy">\n'
            f'  <h2><span class="swatch" data-c="{e(kingdom.colour)}"></span>{e(kingdom.name)}: '
            'stockpile and ledger</h2>\n  <p class="row wok-stock">']
     out.extend(f"<span><strong>{e(n)}</strong> {e(str(name).lower())}</span>"
                for name, n in eco["stock"])
-    out.append('</p>\n  <div class="table-wrap"><table class="wok-ledger">\n'
-               '    <caption class="small">Collected each time a Resource Die shows the colour '
-               '(WOK-LEDGER-3)</caption>\n    <thead><tr><th></th>')
+    out.append("</p>")
+    out.append(economy_ledger_html(eco) if ledger is None else ledger)
+    support = eco["support"]
+    out.append(f'  <p class="small">{e(eco["score"].total)} AP · '
+               f'{e(counted(eco["territories"], "territory"))} · fortification levels '
+               f'{e(eco["fort_levels"])} · armies {e(support.armies)} ({e(support.supported)} '
+               "supported)</p>\n  ")
+    if eco["armies"]:
+        out.append('<ul class="small wok-armies">')
+        out.extend(f"<li>Army {e(a['number'])} in {e(a['where'])}: "
+                   f"{'ready' if a['ready'] else 'unready'}, {e(a['damage'])} of 3 damage</li>"
+                   for a in eco["armies"])
+        out.append("</ul>")
+    out.append("\n</section>\n")
+    return mark_safe("".join(out))  # noqa: S308 - every value is escaped
+
+
+def economy_ledger_html(eco: dict[str, Any]) -> str:
+    """The part of :func:`economy_html` the board alone gives: the ledger by colour, where each
+    colour comes from, the last Resource Dice's income and the gold lines."""
+    e = escape
+    columns = eco["ledger_columns"]
+    out = ['\n  <div class="table-wrap"><table class="wok-ledger">\n'
+           '    <caption class="small">Collected each time a Resource Die shows the colour '
+           '(WOK-LEDGER-3)</caption>\n    <thead><tr><th></th>']
     out.extend(f'<th class="num wok-{e(c["colour"])}">{e(c["colour"])}</th>' for c in columns)
     out.append("</tr></thead>\n    <tbody>")
     for row in eco["ledger_rows"]:
@@ -140,17 +179,5 @@ def economy_html(kingdom: Any, eco: dict[str, Any]) -> SafeString:
                    f"{e(line.territory)}: {e(line.reason)}</li>")
     if not lines:
         out.append("<li>No settlements.</li>")
-    support = eco["support"]
-    out.append("</ul>\n  </details>\n"
-               f'  <p class="small">{e(eco["score"].total)} AP · '
-               f'{e(counted(eco["territories"], "territory"))} · fortification levels '
-               f'{e(eco["fort_levels"])} · armies {e(support.armies)} ({e(support.supported)} '
-               "supported)</p>\n  ")
-    if eco["armies"]:
-        out.append('<ul class="small wok-armies">')
-        out.extend(f"<li>Army {e(a['number'])} in {e(a['where'])}: "
-                   f"{'ready' if a['ready'] else 'unready'}, {e(a['damage'])} of 3 damage</li>"
-                   for a in eco["armies"])
-        out.append("</ul>")
-    out.append("\n</section>\n")
-    return mark_safe("".join(out))  # noqa: S308 - every value is escaped
+    out.append("</ul>\n  </details>\n")
+    return "".join(out)

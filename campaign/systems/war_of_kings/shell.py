@@ -11,7 +11,6 @@ from campaign.kept_sql import kept_values
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.systems.war_of_kings import services, views
 from campaign.systems.war_of_kings import state as st
-from campaign.systems.war_of_kings.fragments import standings_html
 from campaign.systems.war_of_kings.models import Army
 from campaign.systems.war_of_kings.rules import board as wb
 from campaign.systems.war_of_kings.rules.boards import hex_realm, patch
@@ -77,13 +76,14 @@ def play_context(access: Access) -> dict[str, Any]:
 
 
 def overview_context(access: Access) -> dict[str, Any]:
-    """The standings (WOK-WIN), read with the kingdoms the overview has already read."""
-    loaded = st.load(access.campaign, read_kingdoms=access.memo.get("kingdoms"))
+    """The standings (WOK-WIN), read with the kingdoms the overview has already read and without
+    the armies and stockpiles, which they do not show."""
+    loaded = st.load(access.campaign, read_kingdoms=access.memo.get("kingdoms"),
+                     board_only=True)
     if not loaded.started:
         return {}
-    rows = views.standings(loaded)
-    return {"wok_standings": rows,
-            "wok_standings_html": standings_html(rows, loaded.campaign.slug),
+    rows, table = views.standings_parts(loaded)
+    return {"wok_standings": rows, "wok_standings_html": table,
             "target": loaded.options.ap_target}
 
 

@@ -18,10 +18,12 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
@@ -67,10 +69,36 @@ class Loaded:
     state: wb.GameState
     options: Options
     holders: Holders
-    kingdoms: dict[int, Kingdom]
+    kingdoms: Mapping[int, Kingdom]
     tiles: dict[str, Tile]
     armies: dict[str, Army]
-    by_name: dict[str, Kingdom] = field(default_factory=dict)
+    by_name: Mapping[str, Kingdom] = field(default_factory=dict)
+    #: The same board without armies, stockpiles, round or phase, shared by every read of the
+    #: same tiles and kingdoms: what depends on the board alone is worked out on it once.
+    public: wb.GameState | None = None
+    #: What pages make of ``public`` (see :meth:`kept`), kept with it.
+    figures: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    #: Each kingdom's name by id, in the order of ``kingdoms`` (read without making any
+    #: kingdom a model instance).
+    names: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.public is None:
+            self.public = self.state
+        if not self.names:
+            self.names = {pk: k.name for pk, k in self.kingdoms.items()}
+
+    def kept(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """``make()``, kept with the board under ``key``: a read of the same tile rows and
+        kingdoms takes it from there. ``make`` must read only ``public`` and what ``key``
+        names, and give what nobody changes (no model instance: they belong to one read)."""
+        found = self.figures.get(key)
+        if found is None:
+            found = make()
+            if len(self.figures) >= _FIGURES_KEPT:
+                self.figures.clear()
+            self.figures[key] = found
+        return found
 
     def kingdom(self, name: str | None) -> Kingdom | None:
         return self.by_name.get(name) if name else None
@@ -92,9 +120,14 @@ class Loaded:
         return tile.name or code if tile is not None else code
 
 
-def holders_from(data: Mapping[str, Any], kingdoms: Mapping[int, Kingdom]) -> Holders:
+def holders_from(data: Mapping[str, Any], kingdoms: Mapping[int, Any]) -> Holders:
+    """The holders of the exclusive cards as ``data`` stores them (by kingdom id), by name;
+    ``kingdoms`` gives each kingdom (or its name) by id."""
     def name(pk: Any) -> str | None:
-        return kingdoms[pk].name if isinstance(pk, int) and pk in kingdoms else None
+        if not isinstance(pk, int) or pk not in kingdoms:
+            return None
+        found = kingdoms[pk]
+        return found if isinstance(found, str) else found.name
 
     return Holders(name(data.get("master_merchant")), name(data.get("warlord")))
 
@@ -184,19 +217,20 @@ def _holdings(tile_rows: Sequence[Any], kingdoms: Mapping[int, Kingdom],
 
 
 class _TileRow:
-    """A tile as a read sees it: the attributes of ``_TILE_FIELDS`` (and ``pk``), with
-    ``adjacent`` and ``edges`` decoded from their JSON text only when asked for."""
+    """A tile as a read sees it: its id (``pk``), label, name, terrain, settlement, controller
+    and ``data``, with ``adjacent`` and ``edges`` decoded from their JSON text only when asked
+    for. (Where a tile lies and whether it is explored the rules never read: writes read whole
+    tiles.)"""
 
     __slots__ = ("pk", "id", "label", "name", "terrain", "settlement", "controller_id", "data",
-                 "explored", "q", "r", "adjacent_text", "edges_text")
+                 "adjacent_text", "edges_text")
 
     def __init__(self, pk: int, label: str, name: str, terrain: str, settlement: str,
-                 controller_id: int | None, data: Any, explored: bool, q: int, r: int,
-                 adjacent_text: str, edges_text: str) -> None:
+                 controller_id: int | None, data: Any, adjacent_text: str,
+                 edges_text: str) -> None:
         self.pk = self.id = pk
         self.label, self.name, self.terrain, self.settlement = label, name, terrain, settlement
-        self.controller_id, self.data, self.explored, self.q, self.r = (
-            controller_id, data, explored, q, r)
+        self.controller_id, self.data = controller_id, data
         self.adjacent_text, self.edges_text = adjacent_text, edges_text
 
     @property
@@ -253,49 +287,16 @@ _BOARDS_KEPT = 8
 _BOARDS_LOCK = threading.Lock()
 
 
-def _tiles_query(campaign_id: int) -> Any:
-    return Tile.objects.filter(map__campaign_id=campaign_id).order_by("pk").annotate(
-        adjacent_text=Cast("adjacent", TextField()), edges_text=Cast("edges", TextField()),
-        data_text=Cast("data", TextField()),
-    ).values_list("id", "label", "name", "terrain", "settlement", "controller_id",
-                  "adjacent_text", "edges_text", "data_text", "explored", "q", "r")
-
-
-def _kingdoms_query(campaign_id: int) -> Any:
-    return Kingdom.objects.filter(campaign_id=campaign_id).order_by("order_position", "pk")
-
-
-def _armies_query(campaign_id: int) -> Any:
-    return Army.objects.filter(campaign_id=campaign_id).order_by("pk")
-
-
-def _balances_query(campaign_id: int) -> Any:
-    return Balance.objects.filter(kingdom__campaign_id=campaign_id).values_list(
-        "kingdom_id", "resource", "amount")
-
-
-def _read_board(campaign: Campaign) -> tuple[list[_TileRow], _Board]:
-    """The campaign's tiles for a read (in id order, no model instances) with their map and
-    roads. The JSON columns are read as text; every tile's ``data`` is decoded in one
-    ``json.loads`` (quicker than two thousand small ones), each distinct text once: tiles
-    with the same text share its value, which nothing that reads a board changes.
+def _kept_board(tile_rows: Sequence[_TileRow]) -> _Board:
+    """The map and roads of ``tile_rows``, kept under exactly what they are made of.
 
     The map and the roads depend only on each tile's label, name, terrain, primary and
     secondary resource, adjacent labels and edges, in tile order, and are immutable; so they are
     kept in this process under a key made of exactly those values (a tuple per tile, the JSON
-    columns as their text), and a read whose tiles give the same values takes them from there
-    instead of decoding the adjacency and edges and building the map again (and, as they
-    depend on nothing else, each territory's road steps, which a read's state starts with).
-    Any change to any of those (a road built, the map edited, a resource changed) changes the
-    key, so a kept board is never stale; the holdings, armies and stockpiles are read fresh
-    every time."""
-    rows = kept_values(("wok.tiles",), _tiles_query, campaign.pk)
-    texts = list(dict.fromkeys(row[8] or "null" for row in rows))
-    decoded = dict(zip(texts, json.loads("[" + ",".join(texts) + "]"), strict=True))
-    tile_rows = [_TileRow(pk, label, name, terrain, settlement, controller_id,
-                          decoded[d or "null"], explored, q, r, a or "null", e or "null")
-                 for (pk, label, name, terrain, settlement, controller_id, a, e, d, explored,
-                      q, r) in rows]
+    columns as their text), and tiles that give the same values take them from there instead of
+    building the map again (and, as they depend on nothing else, each territory's road steps,
+    which a read's state starts with). Any change to any of those (a road built, the map
+    edited, a resource changed) changes the key, so a kept board is never stale."""
     key = tuple(
         (t.label, t.name, t.terrain, repr(d.get("primary")), repr(d.get("secondary")),
          t.adjacent_text, t.edges_text)
@@ -310,86 +311,325 @@ def _read_board(campaign: Campaign) -> tuple[list[_TileRow], _Board]:
             _BOARDS[key] = kept
             while len(_BOARDS) > _BOARDS_KEPT:
                 _BOARDS.popitem(last=False)
-    return tile_rows, kept
+    return kept
+
+
+@dataclass(frozen=True)
+class _Seated:
+    """What one set of kingdoms holds on one set of tile rows: ``public``, the board as the
+    rules see it (every territory's holding, the capitals, the seats and who is out of the game)
+    without armies or stockpiles, whose figures are kept with it, and ``figures``, what pages
+    make of them (``Loaded.kept``)."""
+
+    public: wb.GameState
+    figures: dict[tuple[Any, ...], Any]
+
+
+@dataclass
+class _Read:
+    """One exact set of tile rows as a read makes them: the rows (no model instances), by
+    label and by id, and their board; and, for each set of kingdoms that read them, what those
+    kingdoms hold there (``seated``, the latest used last)."""
+
+    tile_rows: list[_TileRow]
+    tiles: dict[str, _TileRow]
+    by_id: dict[int, _TileRow]
+    board: _Board
+    seated: OrderedDict[tuple[Any, ...], _Seated] = field(default_factory=OrderedDict)
+
+    def seated_for(self, facts: Sequence[_Facts]) -> _Seated:
+        """What the kingdoms of ``facts`` (in seating order) hold on these tiles, kept under
+        exactly the kingdoms' values it is made of (id, name, colour, seat, capital, out of the
+        game): a renamed, recoloured, reseated or eliminated kingdom makes it anew."""
+        key = tuple(facts)
+        with _READS_LOCK:
+            found = self.seated.get(key)
+            if found is not None:
+                self.seated.move_to_end(key)
+                return found
+        found = _seat(self, facts)
+        with _READS_LOCK:
+            self.seated[key] = found
+            while len(self.seated) > _SEATED_KEPT:
+                self.seated.popitem(last=False)
+        return found
+
+
+def _seat(read: _Read, facts: Sequence[_Facts]) -> _Seated:
+    kingdoms = {k.pk: k for k in facts}
+    seats = {k.order_position: k for k in facts
+             if k.order_position is not None and k.capital_tile_id is not None}
+    holdings = _holdings(read.tile_rows, kingdoms, seats)
+    seated = [k for k in facts if k.capital_tile_id in read.by_id]
+    board = read.board
+    public = wb.GameState(map=board.map, holdings=holdings, roads=board.roads,
+                          capitals={k.name: read.by_id[k.capital_tile_id].label for k in seated},
+                          seats=tuple(k.name for k in seated),
+                          eliminated=frozenset(k.name for k in seated if k.eliminated),
+                          forfeited=frozenset(k.name for k in seated if k.forfeited))
+    public.memo.update(board.road_steps)
+    public.controlled("")  # who controls what, worked out once for every read of it
+    return _Seated(public, {})
+
+
+class _Facts(NamedTuple):
+    """What the board of a read takes from a kingdom."""
+
+    pk: int
+    name: str
+    colour: str
+    order_position: int | None
+    capital_tile_id: int | None
+    eliminated: bool
+    forfeited: bool
+
+    @classmethod
+    def of(cls, kingdom: Any) -> _Facts:
+        data = kingdom.data or {}
+        return cls(kingdom.pk, kingdom.name, kingdom.colour, kingdom.order_position,
+                   kingdom.capital_tile_id, bool(data.get("eliminated")),
+                   bool(data.get("forfeited")))
+
+
+@cache
+def _kingdom_columns() -> tuple[str, ...]:
+    """Every column of a kingdom's row, as ``Kingdom.from_db`` takes them."""
+    return tuple(f.attname for f in Kingdom._meta.concrete_fields)
+
+
+class _Kingdoms(Mapping[int, Kingdom]):
+    """A read's kingdoms by id (in the order read), each made a model instance as the ORM makes
+    it (``Kingdom.from_db``, from the row as a query set reads it) only when asked for: the
+    board needs every kingdom's name and seat (``_Facts``), a page shows a few of them."""
+
+    def __init__(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        columns = _kingdom_columns()
+        self._rows = {row[columns.index("id")]: row for row in rows}
+        self._made: dict[int, Kingdom] = {}
+
+    def facts(self) -> list[_Facts]:
+        columns = _kingdom_columns()
+        at = {name: columns.index(name) for name in (
+            "id", "name", "colour", "order_position", "capital_tile_id", "data")}
+        facts = []
+        for row in self._rows.values():
+            data = row[at["data"]] or {}
+            facts.append(_Facts(row[at["id"]], row[at["name"]], row[at["colour"]],
+                                row[at["order_position"]], row[at["capital_tile_id"]],
+                                bool(data.get("eliminated")), bool(data.get("forfeited"))))
+        return facts
+
+    def __getitem__(self, pk: int) -> Kingdom:
+        found = self._made.get(pk)
+        if found is None:
+            found = self._made[pk] = Kingdom.from_db(DEFAULT_DB_ALIAS, _kingdom_columns(),
+                                                     self._rows[pk])
+        return found
+
+    def __contains__(self, pk: object) -> bool:
+        return pk in self._rows
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+class _ByName(Mapping[str, Kingdom]):
+    """:class:`_Kingdoms` by name."""
+
+    def __init__(self, kingdoms: _Kingdoms, facts: Sequence[_Facts]) -> None:
+        self._kingdoms = kingdoms
+        self._pks = {k.name: k.pk for k in facts}
+
+    def __getitem__(self, name: str) -> Kingdom:
+        return self._kingdoms[self._pks[name]]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._pks
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._pks)
+
+    def __len__(self) -> int:
+        return len(self._pks)
+
+
+# Reads already made in this process, by the exact tile rows they were made from (see
+# ``_read_board``), the latest used last; each keeps what a few sets of kingdoms hold there.
+_READS: OrderedDict[tuple[tuple[Any, ...], ...], _Read] = OrderedDict()
+_READS_KEPT = 8
+_SEATED_KEPT = 4
+_FIGURES_KEPT = 64
+_READS_LOCK = threading.Lock()
+
+
+def _tiles_query(campaign_id: int) -> Any:
+    return Tile.objects.filter(map__campaign_id=campaign_id).order_by("pk").annotate(
+        adjacent_text=Cast("adjacent", TextField()), edges_text=Cast("edges", TextField()),
+        data_text=Cast("data", TextField()),
+    ).values_list("id", "label", "name", "terrain", "settlement", "controller_id",
+                  "adjacent_text", "edges_text", "data_text")
+
+
+def _kingdoms_query(campaign_id: int) -> Any:
+    return Kingdom.objects.filter(campaign_id=campaign_id).order_by(
+        "order_position", "pk").values_list(*_kingdom_columns())
+
+
+def _armies_query(campaign_id: int) -> Any:
+    return Army.objects.filter(campaign_id=campaign_id).order_by("pk")
+
+
+def _balances_query(campaign_id: int) -> Any:
+    return Balance.objects.filter(kingdom__campaign_id=campaign_id).values_list(
+        "kingdom_id", "resource", "amount")
+
+
+def _read_board(campaign: Campaign) -> _Read:
+    """The campaign's tiles for a read (in id order, no model instances) with their map and
+    roads, kept in this process under the tile rows exactly as the database answered them
+    (every column the read takes, the JSON columns as their text): a read whose rows are the
+    same in every value takes everything made of them from there; any change to any tile (by
+    an event, its undo or the admin) gives other rows and so a read of its own.
+
+    A new read decodes the JSON columns once for all tiles (``data`` in one ``json.loads``,
+    each distinct text once: tiles with the same text share its value, which nothing that reads
+    a board changes) and takes the map from ``_kept_board``."""
+    rows = kept_values(("wok.tiles",), _tiles_query, campaign.pk)
+    key = tuple(rows)
+    with _READS_LOCK:
+        read = _READS.get(key)
+        if read is not None:
+            _READS.move_to_end(key)
+            return read
+    texts = list(dict.fromkeys(row[8] or "null" for row in rows))
+    decoded = dict(zip(texts, json.loads("[" + ",".join(texts) + "]"), strict=True))
+    tile_rows = [_TileRow(pk, label, name, terrain, settlement, controller_id,
+                          decoded[d or "null"], a or "null", e or "null")
+                 for (pk, label, name, terrain, settlement, controller_id, a, e, d) in rows]
+    read = _Read(tile_rows, {t.label: t for t in tile_rows}, {t.pk: t for t in tile_rows},
+                 _kept_board(tile_rows))
+    with _READS_LOCK:
+        _READS[key] = read
+        while len(_READS) > _READS_KEPT:
+            _READS.popitem(last=False)
+    return read
 
 
 def army_id(number: int) -> str:
     return f"A{number}"
 
 
+def _seating_order(kingdoms: Sequence[Kingdom]) -> list[Kingdom]:
+    return sorted(kingdoms, key=lambda k: (k.order_position is None, k.order_position or 0,
+                                           k.pk))
+
+
 def load(campaign: Campaign, *, lock: bool = False,
-         read_kingdoms: Sequence[Kingdom] | None = None) -> Loaded:
+         read_kingdoms: Sequence[Kingdom] | None = None, board_only: bool = False) -> Loaded:
     """The campaign's board as a ``GameState``; with ``lock`` every row a write may change is
     locked first, in the documented order (campaign, kingdoms by id, tiles, armies). A read may
-    pass the campaign's kingdoms its page has already read (any order), saving a query."""
-    tile_rows: list[Any]
+    pass the campaign's kingdoms its page has already read (any order), saving a query; with
+    ``board_only`` it reads no armies and no stockpiles (a page that shows only what the board
+    gives: the standings)."""
     if lock:
-        campaign = lock_campaign(campaign)
-        kingdom_rows = sorted(lock_kingdoms(campaign).values(),
-                              key=lambda k: (k.order_position is None, k.order_position or 0,
-                                             k.pk))
-        tile_rows = list(Tile.objects.select_for_update().filter(map__campaign=campaign)
-                         .only(*_TILE_FIELDS).order_by("pk"))
-        army_rows = list(Army.objects.select_for_update().filter(campaign=campaign)
-                         .order_by("pk"))
+        return _load_locked(campaign)
+    kingdoms: Mapping[int, Kingdom]
+    by_name: Mapping[str, Kingdom]
+    if read_kingdoms is not None:
+        kingdom_rows = _seating_order(read_kingdoms)
+        facts = [_Facts.of(k) for k in kingdom_rows]
+        kingdoms = {k.pk: k for k in kingdom_rows}
+        by_name = {k.name: k for k in kingdom_rows}
     else:
-        if read_kingdoms is not None:
-            kingdom_rows = sorted(read_kingdoms, key=lambda k: (
-                k.order_position is None, k.order_position or 0, k.pk))
-        else:
-            kingdom_rows = kept_rows(("wok.kingdoms",), _kingdoms_query, campaign.pk)
-        tile_rows, board = _read_board(campaign)
-        game_map, roads = board.map, board.roads
-        army_rows = kept_rows(("wok.armies",), _armies_query, campaign.pk)
-    if lock:
-        game_map, roads = _board(tile_rows)
+        lazy = _Kingdoms(kept_values(("wok.kingdoms",), _kingdoms_query, campaign.pk))
+        facts = lazy.facts()
+        kingdoms, by_name = lazy, _ByName(lazy, facts)
+    read = _read_board(campaign)
+    seated = read.seated_for(facts)
+    names = {k.pk: k.name for k in facts}
+    army_rows = [] if board_only else kept_rows(("wok.armies",), _armies_query, campaign.pk)
+    balances = [] if board_only else kept_values(("wok.balances",), _balances_query,
+                                                 campaign.pk)
+    armies, army_map = _armies(army_rows, names, read.by_id)
+    run = campaign.state or {}
+    state = seated.public.with_turn(
+        stockpiles=_stockpiles(balances, names), armies=armies,
+        round=campaign.year, phase=campaign.phase if campaign.phase else SETUP,
+        lead=names[run["lead"]] if run.get("lead") in names else None,
+        active=names[run["active"]] if run.get("active") in names else None,
+    )
+    state.memo.update(read.board.road_steps)
+    return Loaded(campaign, state, _options(campaign),
+                  holders_from(run.get("holders", {}), names), kingdoms, dict(read.tiles),
+                  army_map, by_name, seated.public, seated.figures, names)
+
+
+def _load_locked(campaign: Campaign) -> Loaded:
+    campaign = lock_campaign(campaign)
+    kingdom_rows = _seating_order(lock_kingdoms(campaign).values())
+    tile_rows = list(Tile.objects.select_for_update().filter(map__campaign=campaign)
+                     .only(*_TILE_FIELDS).order_by("pk"))
+    army_rows = list(Army.objects.select_for_update().filter(campaign=campaign).order_by("pk"))
+    game_map, roads = _board(tile_rows)
     kingdoms = {k.pk: k for k in kingdom_rows}
-    by_name = {k.name: k for k in kingdom_rows}
-    tiles = {t.label: t for t in tile_rows}
     by_id = {t.pk: t for t in tile_rows}
     seats = {k.order_position: k for k in kingdom_rows
              if k.order_position is not None and k.capital_tile_id is not None}
-    holdings = _holdings(tile_rows, kingdoms, seats)
     seated = [k for k in kingdom_rows if k.capital_tile_id in by_id]
-    capitals = {k.name: by_id[k.capital_tile_id].label for k in seated}
+    names = {k.pk: k.name for k in kingdom_rows}
+    armies, army_map = _armies(army_rows, names, by_id)
+    balances = Balance.objects.filter(kingdom__campaign=campaign).values_list(
+        "kingdom_id", "resource", "amount")
+    run = campaign.state or {}
+    state = wb.GameState(
+        map=game_map, holdings=_holdings(tile_rows, kingdoms, seats), roads=roads,
+        capitals={k.name: by_id[k.capital_tile_id].label for k in seated},
+        stockpiles=_stockpiles(balances, names),
+        armies=armies, seats=tuple(k.name for k in seated), round=campaign.year,
+        phase=campaign.phase if campaign.phase else SETUP,
+        lead=kingdoms[run["lead"]].name if run.get("lead") in kingdoms else None,
+        active=kingdoms[run["active"]].name if run.get("active") in kingdoms else None,
+        eliminated=frozenset(k.name for k in seated if (k.data or {}).get("eliminated")),
+        forfeited=frozenset(k.name for k in seated if (k.data or {}).get("forfeited")),
+    )
+    return Loaded(campaign, state, _options(campaign),
+                  holders_from(run.get("holders", {}), kingdoms), kingdoms,
+                  {t.label: t for t in tile_rows}, army_map, {k.name: k for k in kingdom_rows})
+
+
+def _armies(army_rows: Sequence[Army], names: Mapping[int, str],
+            by_id: Mapping[int, Any]) -> tuple[tuple[wb.Army, ...], dict[str, Army]]:
     armies = []
     army_map = {}
     for row in army_rows:
-        owner = kingdoms[row.owner_id].name if row.owner_id in kingdoms else wb.MALADOR
-        culture = kingdoms[row.culture_id].name if row.culture_id in kingdoms else wb.MALADOR
+        owner = names[row.owner_id] if row.owner_id in names else wb.MALADOR
+        culture = names[row.culture_id] if row.culture_id in names else wb.MALADOR
         ident = army_id(row.number)
         armies.append(wb.Army(ident, owner, by_id[row.tile_id].label, row.damage, row.ready,
                               row.raised_round, culture,
                               by_id[row.came_from_id].label if row.came_from_id in by_id
                               else None))
         army_map[ident] = row
-    stock: dict[str, dict[str, int]] = {k.name: {} for k in kingdom_rows}
-    balances = (Balance.objects.filter(kingdom__campaign=campaign)
-                .values_list("kingdom_id", "resource", "amount") if lock else
-                kept_values(("wok.balances",), _balances_query, campaign.pk))
+    return tuple(armies), army_map
+
+
+def _stockpiles(balances: Any, names: Mapping[int, str]) -> dict[str, wb.Stock]:
+    """Every kingdom's stockpile (``names``: each kingdom's name by id, in seating order)."""
+    stock: dict[str, dict[str, int]] = {name: {} for name in names.values()}
     for kingdom_id, resource, amount in balances:
-        if kingdom_id in kingdoms and resource in STOCK_FIELDS:
-            stock[kingdoms[kingdom_id].name][resource] = amount
-    run = campaign.state or {}
-    lead = kingdoms[run["lead"]].name if run.get("lead") in kingdoms else None
-    active = kingdoms[run["active"]].name if run.get("active") in kingdoms else None
-    state = wb.GameState(
-        map=game_map, holdings=holdings, roads=roads, capitals=capitals,
-        stockpiles={name: wb.Stock(**s) for name, s in stock.items()},
-        armies=tuple(armies), seats=tuple(k.name for k in seated) or (),
-        round=campaign.year, phase=campaign.phase if campaign.phase else SETUP,
-        lead=lead, active=active,
-        eliminated=frozenset(k.name for k in seated if (k.data or {}).get("eliminated")),
-        forfeited=frozenset(k.name for k in seated if (k.data or {}).get("forfeited")),
-    )
-    if not lock:
-        state.memo.update(board.road_steps)
+        if kingdom_id in names and resource in STOCK_FIELDS:
+            stock[names[kingdom_id]][resource] = amount
+    return {name: wb.Stock(**s) for name, s in stock.items()}
+
+
+def _options(campaign: Campaign) -> Options:
     try:
-        options = options_from(campaign.options)
+        return options_from(campaign.options)
     except ValueError as exc:
         raise ServiceError(f"This campaign's options cannot be read: {exc}") from None
-    return Loaded(campaign, state, options, holders_from(run.get("holders", {}), kingdoms),
-                  kingdoms, tiles, army_map, by_name)
 
 
 # --- writing ----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import Access, get_campaign_for, get_kingdom_for
@@ -29,11 +30,19 @@ from campaign.systems.war_of_kings import battles, services
 from campaign.systems.war_of_kings import state as st
 from campaign.systems.war_of_kings.fragments import (
     economy_html,
+    economy_ledger_html,
+    field_html,
     kingdom_options,
-    standings_html,
+    ledger_prefix,
+    standings_table,
     turn_order_html,
 )
-from campaign.systems.war_of_kings.reading import RESOURCE_NAMES, kingdom_economy, standings
+from campaign.systems.war_of_kings.reading import (
+    RESOURCE_NAMES,
+    kingdom_economy,
+    standings,
+    standings_figures,
+)
 from campaign.systems.war_of_kings.rules import board as wb
 from campaign.systems.war_of_kings.rules import construction, economy
 from campaign.systems.war_of_kings.rules.armies import support
@@ -297,9 +306,9 @@ def ledger_page(request: HttpRequest, slug: str, kingdom_id: int) -> HttpRespons
     loaded = st.load(access.campaign)
     if kingdom.name not in loaded.state.capitals:
         raise Http404("This kingdom has no seat in the game yet.")
-    figures = kingdom_economy(loaded, kingdom.name)
+    figures, html = economy_parts(loaded, kingdom)
     context = {**tabs_context(access, "play"), "kingdom": kingdom, **figures,
-               "economy_html": economy_html(kingdom, figures)}
+               "economy_html": html}
     return render(request, "campaign/systems/war_of_kings/ledger.html", context)
 
 
@@ -327,6 +336,32 @@ def _seat_options(loaded: st.Loaded) -> list[dict[str, str]]:
     return found
 
 
+def standings_parts(loaded: st.Loaded) -> tuple[tuple[dict[str, Any], ...], SafeString]:
+    """The standings' figures by kingdom name (``reading.standings_figures``) and their table,
+    the table kept with the board (``Loaded.kept``) under the holders, the options and the
+    ledger's address, which with the kingdoms the board is kept under are all it shows."""
+    figures = standings_figures(loaded)
+    ledger = ledger_prefix(loaded.campaign.slug)
+    return figures, loaded.kept(("standings_html", loaded.holders, loaded.options, ledger),
+                                lambda: standings_table(standings(loaded), ledger))
+
+
+def _kept_options(loaded: st.Loaded, pks: list[int]) -> SafeString:
+    """``kingdom_options`` of the loaded kingdoms of ids ``pks``, kept with the board (whose key
+    holds every kingdom's id and name) under those ids."""
+    return loaded.kept(("kingdom_options", tuple(pks)),
+                       lambda: kingdom_options([loaded.kingdoms[pk] for pk in pks]))
+
+
+def economy_parts(loaded: st.Loaded, kingdom: Kingdom) -> tuple[dict[str, Any], SafeString]:
+    """A kingdom's figures (``reading.kingdom_economy``) and their section (``economy_html``),
+    its ledger and gold lines kept with the board under the figures they show."""
+    figures = kingdom_economy(loaded, kingdom.name)
+    ledger = loaded.kept(("economy_ledger_html", kingdom.name, loaded.holders, loaded.options,
+                          tuple(figures["last_dice"])), lambda: economy_ledger_html(figures))
+    return figures, economy_html(kingdom, figures, ledger)
+
+
 def play_context(access: Access) -> dict[str, Any]:
     loaded = st.load(access.campaign)
     state = loaded.state
@@ -344,18 +379,19 @@ def play_context(access: Access) -> dict[str, Any]:
         return context
     run = campaign.state or {}
     order = turn_order(state) if state.seats else ()
-    rows = standings(loaded)
-    order_rows = [loaded.by_name[k] for k in order]
-    others = [k for k in loaded.kingdoms.values() if k.name in state.capitals]
+    rows, table = standings_parts(loaded)
+    # Every kingdom in the game: shown as the kingdoms a GM or a player may pick.
+    others = [pk for pk, name in loaded.names.items() if name in state.capitals]
     context.update({
-        "order": order_rows,
-        "order_html": turn_order_html(order_rows, loaded.kingdom(state.active)),
+        "order_html": loaded.kept(("turn_order_html", tuple(order), state.active),
+                                  lambda: turn_order_html([loaded.by_name[k] for k in order],
+                                                          loaded.kingdom(state.active))),
         "lead": loaded.kingdom(state.lead),
         "active": loaded.kingdom(state.active),
         "my_turn": bool(access.kingdom and state.active == access.kingdom.name),
         "in_turn": state.phase in wb.TURN_PHASES,
         "standings": rows,
-        "standings_html": standings_html(rows, campaign.slug),
+        "standings_html": table,
         "winner": loaded.kingdoms.get(run.get("winner")) if run.get("winner") else None,
         "tied": [loaded.kingdoms[pk] for pk in run.get("tied", []) if pk in loaded.kingdoms],
         # Shown only in their own steps of the Construction Phase.
@@ -364,7 +400,6 @@ def play_context(access: Access) -> dict[str, Any]:
         "support_due": [(loaded.by_name[k], support(state, k),
                          k in run.get("settled", [])) for k in state.kingdoms]
         if state.phase == wb.CHECK_SUPPORT else [],
-        "others": others,
         # WOK-ARMY-1, WOK-ARMY-6: every army on the board is in plain view at the table.
         "field": [{"number": int(a.id[1:]), "kingdom": loaded.kingdom(a.owner),
                    "owner": wb.who(a.owner), "where": a.territory,
@@ -372,6 +407,7 @@ def play_context(access: Access) -> dict[str, Any]:
                    "ready": a.ready, "damage": a.damage} for a in state.armies],
         "target": loaded.options.ap_target,
     })
+    context["field_html"] = field_html(context["field"])
     if state.phase in wb.TURN_PHASES:
         context.update(turn_context(loaded, access))
     if state.phase == wb.CHECK_SUPPORT and access.is_gm:
@@ -386,7 +422,7 @@ def play_context(access: Access) -> dict[str, Any]:
         from campaign.systems.war_of_kings.models import Card
 
         # WOK-EVENT-5: the GM carries out a card's effect; recently played cards are offered.
-        context["other_options"] = kingdom_options(others)
+        context["other_options"] = _kept_options(loaded, others)
         context["card_effects"] = {
             "armies": [{"number": int(a.id[1:]), "owner": wb.who(a.owner), "where": a.territory,
                         "damage": a.damage, "ready": a.ready} for a in state.armies],
@@ -399,14 +435,13 @@ def play_context(access: Access) -> dict[str, Any]:
         me = loaded.kingdom(state.active)
     if me is not None:
         context["me"] = me
-        context["rival_options"] = kingdom_options([k for k in others if k.pk != me.pk])
+        context["rival_options"] = _kept_options(loaded, [pk for pk in others if pk != me.pk])
         from campaign.systems.war_of_kings.models import Card
 
         # WOK-EVENT-4: a hand is seen by its holder (and a GM acting for it) only.
         context["hand"] = kept_rows(("wok.hand",), _hand, me.pk)
-        economy_figures = kingdom_economy(loaded, me.name)
+        economy_figures, context["economy_html"] = economy_parts(loaded, me)
         context.update(economy_figures)
-        context["economy_html"] = economy_html(me, economy_figures)
         if state.phase == wb.CONSTRUCTION:
             context["builds"] = construction.available_builds(state, me.name, loaded.options)
         if state.phase == wb.CHECK_SUPPORT:
@@ -421,8 +456,8 @@ def overview_context(access: Access) -> dict[str, Any]:
     loaded = st.load(access.campaign)
     if not loaded.started:
         return {}
-    rows = standings(loaded)
-    return {"wok_standings": rows, "wok_standings_html": standings_html(rows, loaded.campaign.slug),
+    rows, table = standings_parts(loaded)
+    return {"wok_standings": rows, "wok_standings_html": table,
             "target": loaded.options.ap_target}
 
 
@@ -430,8 +465,8 @@ def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     loaded = st.load(access.campaign)
     if kingdom.name not in loaded.state.capitals:
         return {}
-    figures = kingdom_economy(loaded, kingdom.name)
-    return {"wok_kingdom": kingdom, **figures, "wok_economy_html": economy_html(kingdom, figures)}
+    figures, html = economy_parts(loaded, kingdom)
+    return {"wok_kingdom": kingdom, **figures, "wok_economy_html": html}
 
 
 # --- armies, battles and the turn (WOK-MOVE, WOK-EXPL, WOK-BATTLE, WOK-RESUPPLY, WOK-EVENT) -----

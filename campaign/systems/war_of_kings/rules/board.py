@@ -367,6 +367,18 @@ class GameState:
                      if k not in self.eliminated and k not in self.forfeited)
 
     # writing (each returns a new state)
+    def with_turn(self, **changes: object) -> GameState:
+        """This board (the same map, holdings, roads, capitals and seats) with other
+        stockpiles, armies, round, phase, lead or active player: who controls what is known
+        from this state and not worked out again."""
+        unknown = set(changes) - _TURN_FIELDS
+        if unknown:
+            raise ValueError(f"with_turn changes only {sorted(_TURN_FIELDS)}, not "
+                             f"{sorted(unknown)}.")
+        new = replace(self, **changes)  # type: ignore[arg-type]
+        new.__dict__["_by_controller"] = self._by_controller
+        return new
+
     def with_holding(self, code: str, holding: Holding) -> GameState:
         self.map.territory(code)
         holdings = dict(self.holdings)
@@ -391,6 +403,10 @@ class GameState:
 
     def with_road(self, a: str, b: str) -> GameState:
         return replace(self, roads=self.roads | {border(a, b)})
+
+
+#: What :meth:`GameState.with_turn` may change: nothing the board's control depends on.
+_TURN_FIELDS = frozenset({"stockpiles", "armies", "round", "phase", "lead", "active"})
 
 
 def make_state(game_map: MapDef, holdings: Mapping[str, Holding],
