@@ -44,3 +44,39 @@ def test_mk_setup_6_army_points_count_living_units_of_fixed_lists_in_one_query(g
     assert len(queries) == 1
     # A fixed list with every unit lost counts its roster points, as before the list was read.
     assert points == {red.pk: [320, 450], blue.pk: [380, 500]}
+
+
+def test_mk_amb_20_the_standings_count_every_kingdom_in_one_query(gm: Any) -> None:
+    """The tallies (MK-AMB-20) read in one query: each kingdom in the player order, its tiles
+    by settlement, its own capital while it holds it as a city (MK-AMB-8/36) and its armies'
+    points by number (MK-SETUP-6), a kingdom with nothing counted as nothing."""
+    from campaign.systems.mighty_kingdoms.rules import campaign as mk
+    from campaign.systems.mighty_kingdoms.standings import tallies
+
+    campaign = make_campaign(gm)
+    red = Kingdom.objects.create(campaign=campaign, name="Red", order_position=2)
+    blue = Kingdom.objects.create(campaign=campaign, name="Blue", order_position=1)
+    grey = Kingdom.objects.create(campaign=campaign, name="Grey")
+    tiles = list(Tile.objects.filter(map__campaign=campaign).order_by("label")[:6])
+    for tile, owner, settlement in ((tiles[0], red, "city"), (tiles[1], red, "village"),
+                                    (tiles[2], red, ""), (tiles[3], blue, "fortress"),
+                                    (tiles[4], blue, "city")):
+        Tile.objects.filter(pk=tile.pk).update(controller=owner, settlement=settlement)
+    Kingdom.objects.filter(pk=red.pk).update(capital_tile=tiles[0])
+    Kingdom.objects.filter(pk=blue.pk).update(capital_tile=tiles[0])  # held by Red
+    fixed = Army.objects.create(campaign=campaign, kingdom=red, number=2, tile=tiles[0],
+                                points=500)
+    _units(fixed, True, [(120, ""), (90, "battle")])
+    Army.objects.create(campaign=campaign, kingdom=red, number=1, tile=tiles[1], points=300)
+    Army.objects.create(campaign=campaign, kingdom=blue, number=1, tile=None, points=900)
+    with CaptureQueriesContext(connection) as queries:
+        found = tallies(campaign)
+    assert len(queries) == 1
+    assert found == [
+        mk.KingdomTally(blue.pk, "Blue", tiles=2, villages=0, cities=1, fortresses=1,
+                        own_capital=False, army_points=()),
+        mk.KingdomTally(red.pk, "Red", tiles=3, villages=1, cities=1, fortresses=0,
+                        own_capital=True, army_points=(300, 120)),
+        mk.KingdomTally(grey.pk, "Grey", tiles=0, villages=0, cities=0, fortresses=0,
+                        own_capital=False, army_points=()),
+    ]

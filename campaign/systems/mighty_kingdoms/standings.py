@@ -4,8 +4,8 @@ The rules define neither a winner nor a length. A group may set ``campaign_years
 last year's winter closes (its D) Deploy armies), the campaign ends; the clock stays where it
 stopped, ``Campaign.state["ended"]`` records it, and every action is refused from then on. If the
 GM later lengthens the campaign (or makes it open-ended), closing the phase again goes on into
-the next summer. ``tallies`` reads what the standings count in a few aggregate queries, whatever
-the map's size; the ranking itself is the pure ``mk.standings``.
+the next summer. ``tallies`` reads what the standings count in one query of a few aggregates,
+whatever the map's size; the ranking itself is the pure ``mk.standings``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import html
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import CharField, Count, IntegerField, Q, Sum, Value
 from django.utils.safestring import SafeString, mark_safe
 
 from battles.models import Army
@@ -61,30 +61,52 @@ def army_points(campaign: Campaign) -> dict[int, list[int]]:
     return dict(by_kingdom)
 
 
+def _tallied(campaign_id: int) -> Any:
+    """Every row the standings count, in one query (a union, each row marked by what it is):
+    each kingdom (0: its primary key, name, capital, the capital's controller and settlement,
+    its place in the player order), the tiles each holds of each settlement (1: controller,
+    count, settlement) and each army in play with its fixed list's living points (2: kingdom,
+    roster points, listed points, number), as ``army_points`` reads them."""
+    text, number = CharField(), IntegerField()
+    blank_text, blank = Value(None, output_field=text), Value(None, output_field=number)
+    kingdoms = Kingdom.objects.filter(campaign_id=campaign_id).order_by().values_list(
+        Value(0, output_field=number), "pk", "name", "capital_tile_id",
+        "capital_tile__controller_id", "capital_tile__settlement", "order_position")
+    held = (Tile.objects.filter(map__campaign_id=campaign_id, controller__isnull=False)
+            .order_by().values("controller_id", "settlement").annotate(n=Count("pk"))
+            .values_list(Value(1, output_field=number), "controller_id", blank_text, "n", blank,
+                         "settlement", blank))
+    alive = Q(army_list__fixed_at__isnull=False, army_list__units__destroyed_reason="")
+    armies = (Army.objects.filter(campaign_id=campaign_id, tile__isnull=False).order_by()
+              .annotate(listed=Sum("army_list__units__points", filter=alive))
+              .values_list(Value(2, output_field=number), "kingdom_id", blank_text, "points",
+                           "listed", blank_text, "number"))
+    return kingdoms.union(held, armies, all=True)
+
+
 def tallies(campaign: Campaign) -> list[mk.KingdomTally]:
-    """What each kingdom holds now, for ``mk.standings`` (three queries, their text kept under
-    the campaign, see ``kept_values``)."""
-    kingdoms = kept_values(
-        ("standings-kingdoms", campaign.pk),
-        lambda: Kingdom.objects.filter(campaign=campaign).values_list(
-            "pk", "name", "capital_tile_id", "capital_tile__controller_id",
-            "capital_tile__settlement"))
+    """What each kingdom holds now, for ``mk.standings``, in the player order (one query, its
+    text kept, see ``kept_values``; the rows are read each time)."""
+    kingdoms = []
     held: dict[int, Counter[str]] = defaultdict(Counter)
-    for controller, settlement, n in kept_values(
-            ("standings-held", campaign.pk),
-            lambda: Tile.objects.filter(map__campaign=campaign, controller__isnull=False)
-            .values_list("controller_id", "settlement").annotate(n=Count("pk")).order_by()):
-        held[controller][settlement] += n
-    points = army_points(campaign)
+    armies: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for kind, pk, name, x, y, text, z in kept_values(("mk", "standings"), _tallied,
+                                                     campaign.pk):
+        if kind == 0:
+            kingdoms.append((z is None, z or 0, name, pk, x, y, text))
+        elif kind == 1:
+            held[pk][text] += x
+        else:
+            armies[pk].append((z, y or x))  # MK-SETUP-6: living listed points, else roster
     result = []
-    for pk, name, capital, capital_controller, capital_settlement in kingdoms:
+    for _, _, name, pk, capital, capital_controller, capital_settlement in sorted(kingdoms):
         counts = held[pk]
         # MK-AMB-8/36: the own capital counts while the kingdom holds it as a city.
         own = bool(capital) and (capital_controller, capital_settlement) == (pk, mk.CITY)
         result.append(mk.KingdomTally(
             pk, name, tiles=sum(counts.values()), villages=counts[mk.VILLAGE],
             cities=counts[mk.CITY], fortresses=counts[mk.FORTRESS], own_capital=own,
-            army_points=tuple(points.get(pk, ())),
+            army_points=tuple(points for _, points in sorted(armies[pk])),
         ))
     return result
 
