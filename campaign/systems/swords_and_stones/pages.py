@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, IntegerField, QuerySet
+from django.db.models.expressions import RawSQL
 
 from campaign.access import Access
+from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.swords_and_stones import services
 from campaign.systems.swords_and_stones.models import (
@@ -29,7 +32,6 @@ from campaign.systems.swords_and_stones.rules import points as pts
 from campaign.systems.swords_and_stones.rules import titles as tt
 from campaign.systems.swords_and_stones.state import PLACEMENT, SnsState, load, pid
 from ledger.models import Balance
-from ledger.services import balances
 
 
 def clock_label(campaign: Campaign) -> str:
@@ -55,28 +57,32 @@ def points_and_games(campaign: Campaign, kingdoms: Sequence[Kingdom]
                      ) -> tuple[Points, dict[int, int]]:
     """Each kingdom's Victory and Vengeance points (SNS-PTS-2, the ledger's balances, 0 where
     nothing was booked) and games played (SNS-GC-5), in one query: the balances and the
-    counts as one list (a union)."""
+    counts as one list (a union). ``kingdoms`` are kingdoms of ``campaign``; the balances
+    are read by the campaign (``_POINTS_SQL``), and those of ``kingdoms`` taken."""
     points: Points = {k.pk: {pts.VP: 0, pts.VEN: 0} for k in kingdoms}
     played: dict[int, int] = {}
-    # Written out as SQL: the same union as the query sets' (balances, then counts), without
-    # compiling one.
-    sql = (f"SELECT p.kingdom_id, '', COUNT(p.id) FROM {Participant._meta.db_table} p "
-           f"JOIN {Game._meta.db_table} g ON g.id = p.game_id "
-           f"WHERE g.campaign_id = %s AND g.status = %s GROUP BY p.kingdom_id")
-    params: list[Any] = [campaign.pk, Game.Status.PLAYED.value]
-    if points:
-        marks = ", ".join(["%s"] * len(points))
-        sql = (f"SELECT b.kingdom_id, b.resource, b.amount FROM {Balance._meta.db_table} b "
-               f"WHERE b.kingdom_id IN ({marks}) AND b.resource IN (%s, %s) UNION ALL {sql}")
-        params = [*points, pts.VP, pts.VEN, *params]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_POINTS_SQL, (campaign.pk, pts.VP, pts.VEN, campaign.pk,
+                                     Game.Status.PLAYED.value))
         for kingdom_id, resource, amount in cursor.fetchall():
             if resource:
-                points[kingdom_id][resource] = amount
+                if kingdom_id in points:
+                    points[kingdom_id][resource] = amount
             else:
                 played[kingdom_id] = amount
     return points, played
+
+
+# Written out as SQL: the same union as the query sets' (balances, then counts), without
+# compiling one; the campaign's kingdoms' balances by a join rather than a list of their ids
+# (a value to send for each of 80 kingdoms).
+_POINTS_SQL = (
+    f"SELECT b.kingdom_id, b.resource, b.amount FROM {Balance._meta.db_table} b "
+    f"JOIN {Kingdom._meta.db_table} k ON k.id = b.kingdom_id "
+    f"WHERE k.campaign_id = %s AND b.resource IN (%s, %s) UNION ALL "
+    f"SELECT p.kingdom_id, '', COUNT(p.id) FROM {Participant._meta.db_table} p "
+    f"JOIN {Game._meta.db_table} g ON g.id = p.game_id "
+    f"WHERE g.campaign_id = %s AND g.status = %s GROUP BY p.kingdom_id")
 
 
 # The subqueries of ``kingdoms_with_points``, written out: Django takes as long to compile
@@ -90,19 +96,21 @@ _PLAYED = (f"SELECT COUNT(*) FROM {Participant._meta.db_table} p "
            f"AND g.status = %s")
 
 
-_KINGDOM_COLUMNS = ", ".join(f'{_KINGDOM}."{f.column}"' for f in Kingdom._meta.concrete_fields)
-_KINGDOMS_SQL = (f"SELECT {_KINGDOM_COLUMNS}, ({_AMOUNT}) AS sns_vp, ({_AMOUNT}) AS sns_ven, "
-                 f"({_PLAYED}) AS sns_played FROM {_KINGDOM} WHERE {_KINGDOM}.campaign_id = %s "
-                 f"ORDER BY {_KINGDOM}.order_position ASC, {_KINGDOM}.id ASC")
+def _kingdoms_with_points(campaign_id: int) -> QuerySet[Kingdom]:
+    return (Kingdom.objects.filter(campaign_id=campaign_id)
+            .annotate(sns_vp=RawSQL(_AMOUNT, (pts.VP,), output_field=IntegerField()),
+                      sns_ven=RawSQL(_AMOUNT, (pts.VEN,), output_field=IntegerField()),
+                      sns_played=RawSQL(_PLAYED, (Game.Status.PLAYED.value,),
+                                        output_field=IntegerField()))
+            .order_by("order_position", "pk"))
 
 
 def kingdoms_with_points(campaign: Campaign) -> list[Kingdom]:
     """The campaign's kingdoms in seating order, each with its Victory and Vengeance points (the
     ledger's balances) and games played (SNS-GC-5) read in the same query (``figures_of``
-    gives them). The query is written out (``_KINGDOMS_SQL``): the same rows as the query set
-    ordered by seat and primary key, without compiling one."""
-    return list(Kingdom.objects.raw(_KINGDOMS_SQL, (pts.VP, pts.VEN, Game.Status.PLAYED.value,
-                                                    campaign.pk)))
+    gives them). The subqueries are written out (``_AMOUNT``, ``_PLAYED``) and the query's SQL
+    is worked out once (``kept_rows``); its rows are read each time."""
+    return kept_rows(("sns", "kingdoms_with_points"), _kingdoms_with_points, campaign.pk)
 
 
 def figures_of(kingdoms: Sequence[Kingdom]) -> tuple[Points, dict[int, int]]:
@@ -153,8 +161,9 @@ def standings(st: SnsState, figures: tuple[Points, dict[int, int]] | None = None
     points, played = (figures if figures is not None
                       else points_and_games(st.campaign, list(st.kingdoms.values())))
     st.memo["points"] = points
-    entries = tuple(pts.PointsEntry(k.name, cur, points[pk][cur], pts.GM_ADJUST)
-                    for pk, k in st.kingdoms.items() for cur in (pts.VP, pts.VEN))
+    entries = st.memo["entries"] = tuple(
+        pts.PointsEntry(k.name, cur, points[pk][cur], pts.GM_ADJUST)
+        for pk, k in st.kingdoms.items() for cur in (pts.VP, pts.VEN))
     rows = _rules_standings(st.state, entries, {k.name: played.get(pk, 0)
                                                 for pk, k in st.kingdoms.items()}, st.options)
     by_name = {k.name: k for k in st.kingdoms.values()}
@@ -220,11 +229,11 @@ def _names(st: SnsState, territories: Sequence[str]) -> list[tuple[str, str]]:
     return [(t, st.territory_name(t)) for t in territories]
 
 
-# The latest games, newest first (the query set ordered by ``-number``, written out).
-_GAME = Game._meta.db_table
-_LATEST_GAMES_SQL = (
-    "SELECT " + ", ".join(f'{_GAME}."{f.column}"' for f in Game._meta.concrete_fields)
-    + f" FROM {_GAME} WHERE {_GAME}.campaign_id = %s ORDER BY {_GAME}.number DESC LIMIT %s")
+def _latest_games(recent: int) -> Any:
+    """The query of the campaign's ``recent`` latest games, newest first."""
+    def build(campaign_id: int) -> QuerySet[Game]:
+        return Game.objects.filter(campaign_id=campaign_id).order_by("-number")[:recent]
+    return build
 
 
 def play_view(access: Access, recent: int = 6) -> PlayView:
@@ -233,7 +242,8 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
     kingdoms = kingdoms_with_points(access.campaign)
     st = load(access.campaign, read_kingdoms=kingdoms)
     # The latest games, read once: the last one is the services' (``blockers``, the turn).
-    games = list(Game.objects.raw(_LATEST_GAMES_SQL, (st.campaign.pk, recent)))
+    # Its SQL worked out once (``kept_rows``), its rows read each time.
+    games = kept_rows(("sns", "latest_games", recent), _latest_games(recent), st.campaign.pk)
     for g in games:  # its kingdoms are among those just read
         for role in ("challenger", "defender", "before_owner"):
             kingdom_id = getattr(g, f"{role}_id")
@@ -245,14 +255,14 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
     view.kingdoms_acting = acting
     view.map_free = access.is_gm and not any(h.owner for h in st.map.holdings.values())
     for k in acting:
-        if k.pk not in st.kings and not st.past_kings.get(k.pk):
+        if not st.has_king(k.pk) and not st.had_kings(k.pk):
             view.unnamed.append(k)
-        elif k.pk not in st.kings and st.map.owned_by(pid(k)):
+        elif not st.has_king(k.pk) and st.map.owned_by(pid(k)):
             view.heirs.append(k)
     if st.campaign.phase == PLACEMENT:
         view.free = _names(st, st.map.unclaimed())
         view.unplaced = [(k, view.free) for k in acting
-                         if k.pk in st.kings and not st.map.owned_by(pid(k))]
+                         if st.has_king(k.pk) and not st.map.owned_by(pid(k))]
         return view
     view.turn = services.next_challenger(st)
     turn_kingdom = view.turn_kingdom = st.kingdom(view.turn)
@@ -291,7 +301,7 @@ def play_view(access: Access, recent: int = 6) -> PlayView:
         view.spend_kingdoms = _spend_choices(st, acting, view.setups, spends.get(None, {}))
     if access.is_gm:
         for k in st.kingdoms.values():
-            if st.map.owned_by(pid(k)) or k.pk not in st.kings:
+            if st.map.owned_by(pid(k)) or not st.has_king(k.pk):
                 continue
             try:
                 proposal = services.propose_newcomer(st, k)
@@ -334,9 +344,9 @@ def _spend_choices(st: SnsState, acting: Sequence[Kingdom], setups: Sequence[Set
     the page has read: the standings' balances, the open game's set-ups and their spends, the
     spends ``waiting`` for each acting kingdom's next game)."""
     points = st.memo["points"]
-    # The ledger's VP and VEN of every kingdom, as services.points_entries reads them.
-    entries = tuple(pts.PointsEntry(k.name, cur, points[k.pk][cur], pts.GM_ADJUST)
-                    for k in st.kingdoms.values() for cur in (pts.VP, pts.VEN))
+    # The ledger's VP and VEN of every kingdom, as services.points_entries reads them (the
+    # standings' entries).
+    entries = st.memo["entries"]
     open_game = services._open_game(st)
     in_game = {s.part.kingdom_id: s.spend_codes for s in setups
                if open_game is not None and s.part.game_id == open_game.pk}
@@ -355,19 +365,18 @@ def _spend_choices(st: SnsState, acting: Sequence[Kingdom], setups: Sequence[Set
     return found
 
 
-# A game's participants in seating order (the model's ordering) without their reports and
-# tables at play, each with its declared crate item: the columns as ``select_related`` and
-# ``defer`` would read them, written out.
-_PART = Participant._meta.db_table
-_CRATE = CrateItem._meta.db_table
-_CRATE_NAMES = tuple(f.attname for f in CrateItem._meta.concrete_fields)
-_SETUPS_SQL = (
-    "SELECT " + ", ".join(f'p."{f.column}"' for f in Participant._meta.concrete_fields
-                          if f.name not in ("report", "gm_yes", "titles_taken", "table"))
-    + ", " + ", ".join(f'c."{f.column}" AS sns_crate_{f.attname}'
-                       for f in CrateItem._meta.concrete_fields)
-    + f' FROM "{_PART}" p LEFT OUTER JOIN "{_CRATE}" c ON c."id" = p."declared_crate_id"'
-    + ' WHERE p."game_id" = %s ORDER BY p."game_id", p."id"')
+def _setup_parts(game_id: int) -> QuerySet[Participant]:
+    """A game's participants in seating order (the model's ordering, within one game) without
+    their reports and tables at play, each with its declared crate item."""
+    return (Participant.objects.filter(game_id=game_id).select_related("declared_crate")
+            .defer("report", "gm_yes", "titles_taken", "table").order_by("game_id", "pk"))
+
+
+@lru_cache(maxsize=8)
+def _described(table: tuple[tuple[str, gc.Bundle], ...]) -> tuple[tuple[str, str], ...]:
+    """A supply table's choices with their words (SNS-SUP-2, SNS-SUP-3): the rules give a few
+    tables, each described once."""
+    return tuple((code, bundle.describe()) for code, bundle in table)
 
 
 def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom],
@@ -376,12 +385,8 @@ def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom],
     bought for this game."""
     # Without the report and the table at play (read by the game's own pages); the kingdoms
     # are those the page has read.
-    parts = list(Participant.objects.raw(_SETUPS_SQL, (game.pk,)))
+    parts = kept_rows(("sns", "setup_parts"), _setup_parts, game.pk)
     for part in parts:
-        crate: Any = part
-        part.declared_crate = (None if crate.sns_crate_id is None else CrateItem.from_db(
-            connection.alias, _CRATE_NAMES, [getattr(crate, f"sns_crate_{name}")
-                                             for name in _CRATE_NAMES]))
         if part.kingdom_id in st.kingdoms:
             part.kingdom = st.kingdoms[part.kingdom_id]
     # The held crate items of every current King, read with the campaign (``load``).
@@ -395,7 +400,7 @@ def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom],
         for territory in (*slots_rule.settled, *slots_rule.claimed):
             table = gc.supply_options(st.map, territory, st.options)
             slots.append((territory, st.territory_name(territory), picked.get(territory, ""),
-                          [(code, bundle.describe()) for code, bundle in table.items()]))
+                          list(_described(tuple(table.items())))))
         problem = ""
         stock = None
         try:
@@ -414,6 +419,21 @@ def _setups(st: SnsState, game: Game, acting: Sequence[Kingdom],
     return found
 
 
+def _reign_rows(campaign_id: int) -> QuerySet[King]:
+    """Every King of the campaign with a row per Title he won and crate item he found."""
+    return King.objects.filter(campaign_id=campaign_id).select_related("died_in").annotate(
+        title_pk=F("titles__pk"), title_code=F("titles__code"),
+        title_game=F("titles__game__number"), item_pk=F("crate_items__pk"),
+        item_name=F("crate_items__name"), item_kind=F("crate_items__kind"),
+        item_effect=F("crate_items__effect"), item_status=F("crate_items__status"),
+        item_game=F("crate_items__game_id"),
+    ).order_by("kingdom_id", "reign", "titles__pk", "crate_items__pk")
+
+
+def _kingdom_reign_rows(campaign_id: int, kingdom_id: int) -> QuerySet[King]:
+    return _reign_rows(campaign_id).filter(kingdom_id=kingdom_id)
+
+
 @dataclass(frozen=True)
 class Reign:
     king: King
@@ -426,15 +446,14 @@ def reigns(campaign: Campaign, kingdoms: Sequence[Kingdom] | None = None) -> dic
     """SNS-KING-1, SNS-KING-3: every King of each kingdom, oldest first, with the Titles and
     crate items of his reign (the honours roll); one query: the Kings with a row per Title
     they won and crate item they found (a King's few Titles times his few items)."""
-    rows = King.objects.filter(campaign=campaign).select_related("died_in").annotate(
-        title_pk=F("titles__pk"), title_code=F("titles__code"),
-        title_game=F("titles__game__number"), item_pk=F("crate_items__pk"),
-        item_name=F("crate_items__name"), item_kind=F("crate_items__kind"),
-        item_effect=F("crate_items__effect"), item_status=F("crate_items__status"),
-        item_game=F("crate_items__game_id"),
-    ).order_by("kingdom_id", "reign", "titles__pk", "crate_items__pk")
-    if kingdoms is not None:
-        rows = rows.filter(kingdom__in=list(kingdoms))
+    rows: Sequence[King]
+    if kingdoms is not None and len(kingdoms) == 1:
+        # One kingdom's (its page): the query's SQL worked out once, its rows read each time.
+        rows = kept_rows(("sns", "reigns"), _kingdom_reign_rows, campaign.pk, kingdoms[0].pk)
+    elif kingdoms is not None:
+        rows = _reign_rows(campaign.pk).filter(kingdom__in=list(kingdoms))
+    else:
+        rows = _reign_rows(campaign.pk)
     kings: list[King] = []
     titles: dict[int, list[tuple[str, int | None]]] = {}
     items: dict[int, list[CrateItem]] = {}
@@ -462,6 +481,14 @@ def reigns(campaign: Campaign, kingdoms: Sequence[Kingdom] | None = None) -> dic
     return found
 
 
+def _balances(kingdom_id: int) -> QuerySet[Balance]:
+    return Balance.objects.filter(kingdom_id=kingdom_id).values_list("resource", "amount")
+
+
+def _kingdom_spends(kingdom_id: int) -> QuerySet[Spend]:
+    return Spend.objects.filter(kingdom_id=kingdom_id).select_related("game").order_by("pk")
+
+
 def kingdom_view(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     """A kingdom's page: its King and past Kings with their Titles, its points, land by state
     and the supply lines its land offers for the next game."""
@@ -474,10 +501,13 @@ def kingdom_view(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     kingdom = st.kingdoms.get(kingdom.pk, kingdom)
     count = gc.holding_count(st.map, pid(kingdom), st.options)
     slots = gc.supply_slots(st.map, pid(kingdom), st.options)
-    points = balances([kingdom], (pts.VP, pts.VEN))[kingdom.pk]
+    # The kingdom's balances (``ledger.services.balances``), the query's SQL worked out once.
+    points = {pts.VP: 0, pts.VEN: 0}
+    for resource, amount in kept_values(("sns", "kingdom_balances"), _balances, kingdom.pk):
+        points[resource] = amount
     land = [(t, st.territory_name(t), st.map.holding(t).state)
             for t in st.map.owned_by(pid(kingdom))]
-    spends = list(Spend.objects.filter(kingdom=kingdom).select_related("game").order_by("pk"))
+    spends = kept_rows(("sns", "kingdom_spends"), _kingdom_spends, kingdom.pk)
     return {
         "sns_kingdom": {
             "kingdom": kingdom,

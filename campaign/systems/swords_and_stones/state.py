@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -86,8 +87,11 @@ class SnsState:
     # ``TILE_COLUMNS`` as tuples.
     tiles: dict[str, list[Any]]
     kingdoms: dict[int, Kingdom]
-    kings: dict[int, King]
-    past_kings: dict[int, list[King]]
+    # Each kingdom's current King and its past Kings (oldest first) as read: their
+    # ``_KING_FIELDS`` values, made into ``King`` rows only when asked for (``kings``,
+    # ``past_kings``): a page asks mostly whether a kingdom has one (``has_king``).
+    king_values: dict[int, tuple[Any, ...]]
+    past_king_values: dict[int, list[tuple[Any, ...]]]
     state: gc.CampaignState
     terrain_labels: dict[str, str] = field(default_factory=dict)
     # Rows read once per request by several parts of a page (the open game, the last game).
@@ -98,6 +102,26 @@ class SnsState:
     @property
     def map(self) -> gc.CampaignMap:
         return self.state.map
+
+    @cached_property
+    def kings(self) -> dict[int, King]:
+        """Each kingdom's current King, by kingdom id."""
+        alias = connection.alias
+        return {pk: King.from_db(alias, _KING_FIELDS, values)
+                for pk, values in self.king_values.items()}
+
+    @cached_property
+    def past_kings(self) -> dict[int, list[King]]:
+        """Each kingdom's past Kings, oldest first, by kingdom id."""
+        alias = connection.alias
+        return {pk: [King.from_db(alias, _KING_FIELDS, values) for values in past]
+                for pk, past in self.past_king_values.items()}
+
+    def has_king(self, kingdom_id: int) -> bool:
+        return kingdom_id in self.king_values
+
+    def had_kings(self, kingdom_id: int) -> bool:
+        return bool(self.past_king_values.get(kingdom_id))
 
     def kingdom(self, player: gc.PlayerId | None) -> Kingdom | None:
         """The kingdom a rules player id names (ids are kingdom names, unique per campaign)."""
@@ -272,13 +296,17 @@ _TILE_SELECT = ", ".join(f't."{Tile._meta.get_field(c).column}"' for c in TILE_C
 _LAND_SQL = (f'SELECT {_TILE_SELECT}, m."width", m."height" FROM "{_TILE}" t '
              f'JOIN "{_MAP}" m ON m."id" = t."map_id" '
              f'WHERE m."campaign_id" = %s AND NOT (t."terrain" = %s) ORDER BY t."q", t."r"')
-# The held land tiles in map order, their ``TILE_COLUMNS``.
+# The held land tiles in map order, their ``TILE_COLUMNS``. Read through the map's tiles: a
+# holder is asked for as a value the controller's index cannot answer, or PostgreSQL would walk
+# that index over the held tiles of every campaign (three times as long at 16x).
 _HELD_SQL = (f'SELECT {_TILE_SELECT} FROM "{_TILE}" t JOIN "{_MAP}" m ON m."id" = t."map_id" '
-             f'WHERE m."campaign_id" = %s AND t."controller_id" IS NOT NULL '
+             f'WHERE m."campaign_id" = %s AND COALESCE(t."controller_id", 0) <> 0 '
              f'AND NOT (t."terrain" = %s) ORDER BY t."q", t."r"')
 _KING = King._meta.db_table
 _KING_FIELDS = ("id", "campaign_id", "kingdom_id", "name", "reign", "crowned_before",
                 "died_in_id", "current")
+_KING_ID, _KING_KINGDOM, _KING_NAME, _KING_REIGN, _KING_CURRENT = (
+    _KING_FIELDS.index(name) for name in ("id", "kingdom_id", "name", "reign", "current"))
 _KING_SELECT = ", ".join(f'k."{c}"' for c in _KING_FIELDS)
 _TITLE = TitleAward._meta.db_table
 _CRATE = CrateItem._meta.db_table
@@ -338,9 +366,11 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
         rows = _fetch(_LAND_SQL, (campaign.pk, WATER))
         if rows:
             size = (rows[0][6], rows[0][7])
-    kingdom_rows = Kingdom.objects.filter(campaign=campaign).order_by("order_position", "pk")
+    # The kingdoms' query is built only when it is read: compiling it costs as much as a
+    # page's own work when the page has already read the kingdoms.
     if lock:
-        kingdom_rows = kingdom_rows.select_for_update(no_key=True)
+        kingdom_rows = (Kingdom.objects.filter(campaign=campaign)
+                        .select_for_update(no_key=True))
         kingdoms_by_pk = {k.pk: k for k in kingdom_rows.order_by("pk")}
         kingdoms = {k.pk: k for k in sorted(kingdoms_by_pk.values(),
                                            key=lambda k: (k.order_position is None,
@@ -350,9 +380,10 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
             read_kingdoms, key=lambda k: (k.order_position is None, k.order_position or 0,
                                           k.id))}
     else:
-        kingdoms = {k.pk: k for k in kingdom_rows}
-    current: dict[int, King] = {}
-    past: dict[int, list[King]] = {}
+        kingdoms = {k.pk: k for k in Kingdom.objects.filter(campaign=campaign)
+                    .order_by("order_position", "pk")}
+    current: dict[int, tuple[Any, ...]] = {}
+    past: dict[int, list[tuple[Any, ...]]] = {}
     titles: dict[int, set[str]] = {}
     items: dict[int, list[tt.CrateItem]] = {}
     held_items: dict[int, list[CrateItem]] = {}
@@ -368,28 +399,28 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
         king_rows = _fetch(_KINGS_SQL, (campaign.pk,))
     width = len(_KING_FIELDS)
     seen_items: set[int] = set()
-    king: King | None = None
+    king: tuple[Any, ...] | None = None  # a King's ``_KING_FIELDS`` values
     for row in king_rows:
-        if king is None or king.id != row[0]:
-            king = King.from_db(connection.alias, _KING_FIELDS,
-                                (*row[:width - 1], bool(row[width - 1])))
+        if king is None or king[_KING_ID] != row[_KING_ID]:
+            king = (*row[:width - 1], bool(row[width - 1]))
+        king_id, kingdom_id = king[_KING_ID], king[_KING_KINGDOM]
         title_code = row[width]
-        if king.current:
-            current.setdefault(king.kingdom_id, king)
+        if king[_KING_CURRENT]:
+            current.setdefault(kingdom_id, king)
             if title_code is not None:
-                titles.setdefault(king.pk, set()).add(title_code)
+                titles.setdefault(king_id, set()).add(title_code)
             item_pk, item_name, item_kind, item_effect, item_game = (
                 row[width + 1:] if with_items else (None,) * 5)
             if with_items and item_pk is not None and item_pk not in seen_items:
                 seen_items.add(item_pk)
-                held_items.setdefault(king.kingdom_id, []).append(CrateItem(
-                    id=item_pk, king_id=king.pk, name=item_name, kind=item_kind,
+                held_items.setdefault(kingdom_id, []).append(CrateItem(
+                    id=item_pk, king_id=king_id, name=item_name, kind=item_kind,
                     effect=item_effect, status=CrateItem.Status.HELD, game_id=item_game))
-                items.setdefault(king.pk, []).append(tt.CrateItem(
+                items.setdefault(king_id, []).append(tt.CrateItem(
                     item_name, item_kind if item_kind in tt.CRATE_ITEM_KINDS else tt.GENERAL,
                     item_effect))
-        elif not past.get(king.kingdom_id) or past[king.kingdom_id][-1].pk != king.pk:
-            past.setdefault(king.kingdom_id, []).append(king)
+        elif not past.get(kingdom_id) or past[kingdom_id][-1][_KING_ID] != king_id:
+            past.setdefault(kingdom_id, []).append(king)
     labels = {t.slug: t.label for t in campaign.system.terrains}
     names_by_pk = {pk: k.name for pk, k in kingdoms.items()}
     if held:
@@ -408,9 +439,10 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
             name=k.name,
             kingdom_name=k.name,
             is_ai=bool(k.data.get("is_ai")),
-            king=gc.King(king.name, king.reign, frozenset(titles.get(king.id, ())),
-                         tuple(items.get(king.id, ()))) if king else None,
-            past_kings=tuple(x.name for x in past.get(pk, [])),
+            king=gc.King(king[_KING_NAME], king[_KING_REIGN],
+                         frozenset(titles.get(king[_KING_ID], ())),
+                         tuple(items.get(king[_KING_ID], ()))) if king else None,
+            past_kings=tuple(x[_KING_NAME] for x in past.get(pk, [])),
             capital_fortified=bool(k.data.get("capital_fortified", True)),
             eliminated=bool(k.data.get("eliminated", False)),
         ))
