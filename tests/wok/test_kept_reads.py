@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from campaign.chronicle import undo_latest
+from campaign.kept_sql import kept_values
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.war_of_kings import services, views
 from campaign.systems.war_of_kings import state as st
@@ -37,6 +39,7 @@ def _figures(campaign: Campaign) -> dict[str, Any]:
 def _forget() -> None:
     with st._READS_LOCK:
         st._READS.clear()
+        st._SINCE.clear()
     with st._BOARDS_LOCK:
         st._BOARDS.clear()
 
@@ -197,3 +200,26 @@ def test_a_read_makes_only_the_kingdoms_a_page_asks_for(game: Game) -> None:
     assert list(loaded.kingdoms._made) == [red.pk]
     assert red == Kingdom.objects.get(pk=red.pk) and red.data == game.kingdoms["Red"].data
     assert loaded.kingdom("Red") is red
+
+
+def test_unchanged_tiles_are_not_sent_again_where_their_versions_are_known(game: Game) -> None:
+    """On PostgreSQL a read of tiles no one wrote since takes the read kept for them without
+    their rows; a write, even without an event, sends them again. Elsewhere every read reads
+    the rows."""
+    pk = game.campaign.pk
+    first = st._read_board(game.campaign)
+    rows, versions, held = st._tiles_since(pk)
+    before = kept_values(("wok.tiles",), st._tiles_query, pk)
+    tile = Tile.objects.filter(map__campaign=game.campaign).order_by("pk").first()
+    tile.name = "Bright <Vale>"
+    tile.save()
+    again, changed, none = st._tiles_since(pk)
+    assert none is None
+    assert again == kept_values(("wok.tiles",), st._tiles_query, pk)
+    assert ("Bright <Vale>" in [row[2] for row in again]) and tile.label in [r[1] for r in again]
+    if connection.vendor == "postgresql":
+        assert (rows, held) == ([], first) and versions and changed != versions
+    else:
+        assert (versions, held, changed) == (None, None, None)
+        assert rows == before != again
+    assert st.load(Campaign.objects.get(pk=pk)).territory_name(tile.label) == "Bright <Vale>"

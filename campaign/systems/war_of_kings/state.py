@@ -23,14 +23,14 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from campaign.chronicle import Recorder
 from campaign.kept_sql import kept_rows, kept_values
 from campaign.locking import lock_campaign, lock_kingdoms
-from campaign.models import Campaign, Kingdom, Tile
+from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.services import ServiceError
 from campaign.systems.war_of_kings.models import Army
 from campaign.systems.war_of_kings.rules import board as wb
@@ -496,13 +496,20 @@ def _read_board(campaign: Campaign) -> _Read:
 
     A new read decodes the JSON columns once for all tiles (``data`` in one ``json.loads``,
     each distinct text once: tiles with the same text share its value, which nothing that reads
-    a board changes) and takes the map from ``_kept_board``."""
-    rows = kept_values(("wok.tiles",), _tiles_query, campaign.pk)
+    a board changes) and takes the map from ``_kept_board``.
+
+    On PostgreSQL the rows come with the sum of their versions (``_tiles_since``): while no
+    tile of the campaign was written since the read this process made last, that read is
+    taken without the rows being sent again."""
+    rows, versions, held = _tiles_since(campaign.pk)
+    if held is not None:
+        return held
     key = tuple(rows)
     with _READS_LOCK:
         read = _READS.get(key)
         if read is not None:
             _READS.move_to_end(key)
+            _held(campaign.pk, versions, read)
             return read
     texts = list(dict.fromkeys(row[8] or "null" for row in rows))
     decoded = dict(zip(texts, json.loads("[" + ",".join(texts) + "]"), strict=True))
@@ -515,7 +522,63 @@ def _read_board(campaign: Campaign) -> _Read:
         _READS[key] = read
         while len(_READS) > _READS_KEPT:
             _READS.popitem(last=False)
+        _held(campaign.pk, versions, read)
     return read
+
+
+# On PostgreSQL, what tells one version of a tile's row from every other (as the map page reads
+# it, campaign/mapview.py): where the row version lies (``ctid``) and the transaction that wrote
+# it (``xmin``); an update always writes a new row version. The campaign's tiles are read in one
+# statement that first sums up every row's version (an MD5 of their ids and versions in id
+# order, the same for as long as no tile of the campaign is written) and returns the rows (the
+# columns of ``_tiles_query``, in id order) only when that sum is not the one the caller
+# holds; otherwise one row of nothing but the sum.
+_TILE_TABLE = f'"{Tile._meta.db_table}"'
+_MAP_TABLE = f'"{Map._meta.db_table}"'
+_TILES_SINCE_SQL = (
+    "SELECT t.*, s.versions FROM ("
+    "SELECT md5(string_agg(x.id::text || ' ' || x.ctid::text || ' ' || x.xmin::text, ';' "
+    f"ORDER BY x.id)) AS versions FROM {_TILE_TABLE} x JOIN {_MAP_TABLE} m ON m.id = x.map_id "
+    "WHERE m.campaign_id = %s) s LEFT JOIN LATERAL ("
+    "SELECT x.id, x.label, x.name, x.terrain, x.settlement, x.controller_id, x.adjacent::text, "
+    f"x.edges::text, x.data::text FROM {_TILE_TABLE} x JOIN {_MAP_TABLE} m ON m.id = x.map_id "
+    "WHERE m.campaign_id = %s AND s.versions IS DISTINCT FROM %s) t ON true ORDER BY t.id")
+
+# The read each campaign's tiles made last in this process, with the sum of the versions of
+# the rows it was made from (PostgreSQL; ``_tiles_since``).
+_SINCE: dict[int, tuple[str, _Read]] = {}
+_SINCE_KEPT = 64
+
+
+def _tiles_since(campaign_id: int) -> tuple[list[tuple[Any, ...]], str | None, _Read | None]:
+    """The campaign's tile rows as ``_tiles_query`` gives them, with the sum of their versions
+    (None where it is not known: not PostgreSQL); or, when the sum is the one of the read kept
+    in ``_SINCE`` (no tile written since), no rows and that read."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor != "postgresql":
+        return kept_values(("wok.tiles",), _tiles_query, campaign_id), None, None
+    with _READS_LOCK:
+        held = _SINCE.get(campaign_id)
+    with connection.cursor() as cursor:
+        cursor.execute(_TILES_SINCE_SQL, [campaign_id, campaign_id,
+                                          held[0] if held is not None else None])
+        found = cursor.fetchall()
+    versions = found[0][-1]
+    if found[0][0] is None:  # the sum held, or a campaign without tiles
+        if held is not None and versions == held[0]:
+            return [], versions, held[1]
+        return [], versions, None
+    return [row[:-1] for row in found], versions, None
+
+
+def _held(campaign_id: int, versions: str | None, read: _Read) -> None:
+    """Keep ``read`` as the campaign's, made from rows whose versions sum to ``versions``
+    (called with ``_READS_LOCK`` held)."""
+    if versions is None:
+        return
+    if len(_SINCE) >= _SINCE_KEPT and campaign_id not in _SINCE:
+        _SINCE.clear()
+    _SINCE[campaign_id] = (versions, read)
 
 
 def army_id(number: int) -> str:
