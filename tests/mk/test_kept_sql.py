@@ -260,3 +260,29 @@ def test_what_is_made_of_tiles_read_by_position_is_bounded(monkeypatch) -> None:
         assert len(mk_state._BUILT) <= 2
     assert load_state(campaign).map_around([labels[25]]).tile(labels[25]) == (
         load_state(campaign).map.tile(labels[25]))
+
+
+def test_stocks_read_with_the_kingdoms() -> None:
+    """A page showing a kingdom's economy reads every kingdom's gold and food with the kingdoms
+    (``load_state(stocks=True)``): what the ledger's balances hold now, 0 where nothing was
+    booked, and no query more for them."""
+    from campaign.systems.mighty_kingdoms import winter_services
+    from campaign.systems.mighty_kingdoms.rules import ledger as eco
+    from ledger.models import Balance
+
+    made = build("kept-k", 10, 10)
+    campaign, (first, second) = made["campaign"], made["armies"]
+    k0, k1 = first.kingdom_id, second.kingdom_id
+    Balance.objects.create(kingdom_id=k0, resource="gold", amount=7)
+    Balance.objects.create(kingdom_id=k0, resource="food", amount=3)
+    with CaptureQueriesContext(connection) as queries:
+        state = load_state(campaign, stocks=True)
+        found = winter_services.stocks_of(state, [k0, k1])
+    assert len(queries) == 1
+    assert found == {k0: eco.Resources(7, 3), k1: eco.Resources(0, 0)}
+    assert found == winter_services.stocks_of(load_state(campaign), [k0, k1])
+    Balance.objects.filter(kingdom_id=k0, resource="gold").update(amount=2)
+    Balance.objects.create(kingdom_id=k1, resource="food", amount=9)
+    assert winter_services.stocks_of(load_state(campaign, stocks=True), [k1, k0]) == {
+        k1: eco.Resources(0, 9), k0: eco.Resources(2, 3)}
+    assert load_state(campaign).stocks is None

@@ -141,7 +141,8 @@ def kingdom_context(access: Access, kingdom: Kingdom) -> dict[str, Any]:
     tokens and orders of this kingdom only, see ``MKState.read_tokens_of``). The page's
     core part read the kingdom's tiles and armies already (``access.memo``): they serve here
     too."""
-    state = load_state(access.campaign)
+    # The kingdom's gold and food come with the kingdoms where the page shows its economy.
+    state = load_state(access.campaign, stocks=access.can_edit_kingdom(kingdom))
     known = access.memo.get("kingdom_tiles")
     tiles = known[1] if known is not None and known[0] == kingdom.pk else None
     if tiles is not None:

@@ -40,6 +40,8 @@ from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.services import grid_for
 from campaign.systems.mighty_kingdoms.models import Ship
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
+from campaign.systems.mighty_kingdoms.rules import ledger as eco
+from ledger.models import Balance
 
 WATER_TERRAINS = frozenset({"open_water"})
 # Map kinds whose neighbours are fixed offsets of (q, r), each within one step on both axes.
@@ -376,6 +378,9 @@ class MKState:
     # Each army's count of units on its list not destroyed, by primary key, when every token
     # was read with it (``read_every_token(living=True)``).
     living_units: dict[int, int] | None = field(default=None, repr=False)
+    # Each kingdom's gold and food balances, when read with the kingdoms
+    # (``load_state(stocks=True)``, see ``winter_services.stocks_of``).
+    stocks: dict[int, tuple[int, int]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._rank = {pk: n for n, pk in enumerate(self.kingdom_rows)}
@@ -984,10 +989,19 @@ def build_map(campaign: Campaign, tiles: list[Tile]) -> mk.MapView:
     return IndexedMapView(tuple(states))
 
 
-def load_state(campaign: Campaign, *, lock: bool = False, data: bool = False) -> MKState:
+def _balance(resource: str) -> Any:
+    """A kingdom's cached balance of ``resource`` (0 where nothing was ever booked)."""
+    return Coalesce(Subquery(Balance.objects.filter(kingdom_id=OuterRef("pk"), resource=resource)
+                             .values("amount")[:1]), Value(0), output_field=IntegerField())
+
+
+def load_state(campaign: Campaign, *, lock: bool = False, data: bool = False,
+               stocks: bool = False) -> MKState:
     """The campaign's kingdoms and its map's row (one query); tokens and tiles are read when
     asked for. With ``data``, every kingdom's ``data`` comes with them (what a page showing
-    each kingdom's race reads anyway, see ``KingdomRows.values_of``).
+    each kingdom's race reads anyway, see ``KingdomRows.values_of``); with ``stocks``, each
+    kingdom's gold and food (``MKState.stocks``, for a page that shows them: a service reads
+    them when it needs them, after what it wrote).
 
     Armies and ships come as plain rows, their models read when written (see ``TokenRows``):
     ``armies_of``/``ships_of``/``movers_of`` read one kingdom's, ``tokens_at`` those on some
@@ -1009,12 +1023,16 @@ def load_state(campaign: Campaign, *, lock: bool = False, data: bool = False) ->
     map_known = Campaign.map.is_cached(campaign)  # type: ignore[attr-defined]
     map_fields = () if map_known else tuple(f"campaign__map__{name}" for name in MAP_FIELDS)
     extra = ("data",) if data else ()
+    balances = ("mk_gold", "mk_food") if stocks else ()
     # The query's text is kept (``kept_values``): it depends on the campaign and on these columns.
     kingdom_values = kept_values(
-        ("kingdoms", campaign.pk, bool(extra), bool(map_fields)),
-        lambda: Kingdom.objects.filter(campaign=campaign).values_list(
+        ("kingdoms", campaign.pk, bool(extra), bool(map_fields), stocks),
+        lambda: Kingdom.objects.filter(campaign=campaign).annotate(
+            **({"mk_gold": _balance(eco.GOLD), "mk_food": _balance(eco.FOOD)} if stocks else {}),
+        ).values_list(
             *KINGDOM_FIELDS, "start_tile__label", "start_tile__q", "start_tile__r",
-            "capital_tile__label", "capital_tile__q", "capital_tile__r", *extra, *map_fields))
+            "capital_tile__label", "capital_tile__q", "capital_tile__r", *extra, *balances,
+            *map_fields))
     if map_known or not kingdom_values or kingdom_values[0][-len(MAP_FIELDS)] is None:
         map_row = campaign.map  # read here when the campaign has no kingdom yet (or no map)
     else:
@@ -1038,6 +1056,7 @@ def load_state(campaign: Campaign, *, lock: bool = False, data: bool = False) ->
     position, name = at["order_position"], at["name"]
     order = [row[at["id"]] for row in sorted(
         kingdom_values, key=lambda row: (row[position] is None, row[position] or 0, row[name]))]
+    gold = width + 6 + len(extra)
     return MKState(
         campaign=campaign,
         options=mk.MKOptions.from_dict(campaign.options),
@@ -1049,4 +1068,6 @@ def load_state(campaign: Campaign, *, lock: bool = False, data: bool = False) ->
         map_row=map_row,
         labels=labels,
         positions=positions,
+        stocks={row[at["id"]]: (row[gold], row[gold + 1]) for row in kingdom_values}
+        if stocks else None,
     )

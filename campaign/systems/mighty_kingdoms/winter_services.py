@@ -118,12 +118,14 @@ def _balances_of(*kingdoms: int) -> Any:
 
 def stocks_of(state: MKState, pks: Iterable[int]) -> dict[int, eco.Resources]:
     """Some kingdoms' gold and food now (their cached balances, as ``ledger.balances`` reads
-    them: 0 where nothing was ever booked; one query, its text kept under how many kingdoms
-    are asked for, see ``padded``)."""
+    them: 0 where nothing was ever booked; none when the state read them with the kingdoms,
+    else one query, its text kept under how many kingdoms are asked for, see ``padded``)."""
     wanted = list(pks)
     for pk in wanted:
         if pk not in state.kingdom_rows:
             raise KeyError(pk)
+    if state.stocks is not None:  # read with the kingdoms (``load_state(stocks=True)``)
+        return {pk: eco.Resources(*state.stocks[pk]) for pk in wanted}
     found = {pk: {resource: 0 for resource in RESOURCES} for pk in wanted}
     if wanted:
         asked = padded(sorted(set(wanted)))
