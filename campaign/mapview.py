@@ -14,11 +14,10 @@ from itertools import compress
 from operator import ne
 from typing import Any, Callable, NamedTuple
 
-from django.db import connections
 from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
-from campaign import mapsvg
+from campaign import mapsvg, row_versions
 from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.rules import geometry
@@ -148,21 +147,12 @@ def _tiles(map_id: int) -> QuerySet[Any]:
     return Tile.objects.filter(map_id=map_id).values_list(*_COLUMNS)
 
 
-# On PostgreSQL, what tells one version of a tile's row from every other: where the row version
-# lies (``ctid``) and the transaction that wrote it (``xmin``). An update always writes a new
-# row version, in another place, and a place is reused only once no transaction can see the old
-# one. The map's tiles are read in one statement that first sums up every row's version (an MD5
-# of their ids and versions in the order the rows lie, the same for as long as no row of the
-# map is written) and returns the rows, in the map's order, only when that sum is not the one
-# the caller holds; otherwise one row of nothing but the sum.
-_TILE_TABLE = f'"{Tile._meta.db_table}"'
-_TILES_SINCE_SQL = (
-    "SELECT t.*, s.versions FROM ("
-    "SELECT md5(string_agg(id::text || ' ' || ctid::text || ' ' || xmin::text, ';')) AS versions "
-    f"FROM {_TILE_TABLE} WHERE map_id = %s) s LEFT JOIN LATERAL ("
-    "SELECT id, q, r, label, terrain, features::text, edges::text, adjacent::text, settlement, "
-    f"controller_id, explored, is_start FROM {_TILE_TABLE} "
-    "WHERE map_id = %s AND s.versions IS DISTINCT FROM %s) t ON true ORDER BY t.label")
+# The map's tiles, in one query that returns them only when one was written since the kept
+# views were read (PostgreSQL: campaign/row_versions.py).
+_TILES_SINCE_SQL = row_versions.statement(
+    "x.id, x.q, x.r, x.label, x.terrain, x.features::text, x.edges::text, x.adjacent::text, "
+    "x.settlement, x.controller_id, x.explored, x.is_start", f'"{Tile._meta.db_table}" x',
+    "x.map_id = %s", "t.label")
 
 
 def _read_tiles_since(game_map: Map, base: "_Kept | None") -> tuple[list[tuple], str | None]:
@@ -171,17 +161,11 @@ def _read_tiles_since(game_map: Map, base: "_Kept | None") -> tuple[list[tuple],
     with that sum) was read, ``base``'s rows, read no more."""
     if game_map.pk is None:
         return [], None
-    connection = connections["default"]
-    if connection.vendor != "postgresql":
+    if not row_versions.versioned():
         return _read_tiles(game_map), None
     held = base.versions if base is not None else None
-    with connection.cursor() as cursor:
-        cursor.execute(_TILES_SINCE_SQL, [game_map.pk, game_map.pk, held])
-        read = cursor.fetchall()
-    versions = read[0][-1]
-    if read[0][0] is None:  # the sum held, or a map without tiles
-        return (base.rows, held) if held is not None and versions == held else ([], versions)
-    return [row[:-1] for row in read], versions
+    rows, versions = row_versions.rows_unless_held(_TILES_SINCE_SQL, [game_map.pk], held)
+    return (base.rows if rows is None else rows), versions
 
 
 def _armies(campaign_id: int) -> QuerySet[Any]:

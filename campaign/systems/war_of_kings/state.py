@@ -23,10 +23,11 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
+from campaign import row_versions
 from campaign.chronicle import Recorder
 from campaign.kept_sql import kept_rows, kept_values
 from campaign.locking import lock_campaign, lock_kingdoms
@@ -526,23 +527,14 @@ def _read_board(campaign: Campaign) -> _Read:
     return read
 
 
-# On PostgreSQL, what tells one version of a tile's row from every other (as the map page reads
-# it, campaign/mapview.py): where the row version lies (``ctid``) and the transaction that wrote
-# it (``xmin``); an update always writes a new row version. The campaign's tiles are read in one
-# statement that first sums up every row's version (an MD5 of their ids and versions in id
-# order, the same for as long as no tile of the campaign is written) and returns the rows (the
-# columns of ``_tiles_query``, in id order) only when that sum is not the one the caller
-# holds; otherwise one row of nothing but the sum.
-_TILE_TABLE = f'"{Tile._meta.db_table}"'
-_MAP_TABLE = f'"{Map._meta.db_table}"'
-_TILES_SINCE_SQL = (
-    "SELECT t.*, s.versions FROM ("
-    "SELECT md5(string_agg(x.id::text || ' ' || x.ctid::text || ' ' || x.xmin::text, ';' "
-    f"ORDER BY x.id)) AS versions FROM {_TILE_TABLE} x JOIN {_MAP_TABLE} m ON m.id = x.map_id "
-    "WHERE m.campaign_id = %s) s LEFT JOIN LATERAL ("
-    "SELECT x.id, x.label, x.name, x.terrain, x.settlement, x.controller_id, x.adjacent::text, "
-    f"x.edges::text, x.data::text FROM {_TILE_TABLE} x JOIN {_MAP_TABLE} m ON m.id = x.map_id "
-    "WHERE m.campaign_id = %s AND s.versions IS DISTINCT FROM %s) t ON true ORDER BY t.id")
+# The campaign's tiles (the columns of ``_tiles_query``, in id order), in one query that returns
+# them only when one was written since the kept read was made (PostgreSQL:
+# campaign/row_versions.py, as the map page reads its tiles).
+_TILES_SINCE_SQL = row_versions.statement(
+    "x.id, x.label, x.name, x.terrain, x.settlement, x.controller_id, x.adjacent::text, "
+    "x.edges::text, x.data::text",
+    f'"{Tile._meta.db_table}" x JOIN "{Map._meta.db_table}" m ON m.id = x.map_id',
+    "m.campaign_id = %s", "t.id")
 
 # The read each campaign's tiles made last in this process, with the sum of the versions of
 # the rows it was made from (PostgreSQL; ``_tiles_since``).
@@ -554,21 +546,15 @@ def _tiles_since(campaign_id: int) -> tuple[list[tuple[Any, ...]], str | None, _
     """The campaign's tile rows as ``_tiles_query`` gives them, with the sum of their versions
     (None where it is not known: not PostgreSQL); or, when the sum is the one of the read kept
     in ``_SINCE`` (no tile written since), no rows and that read."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    if connection.vendor != "postgresql":
+    if not row_versions.versioned():
         return kept_values(("wok.tiles",), _tiles_query, campaign_id), None, None
     with _READS_LOCK:
         held = _SINCE.get(campaign_id)
-    with connection.cursor() as cursor:
-        cursor.execute(_TILES_SINCE_SQL, [campaign_id, campaign_id,
-                                          held[0] if held is not None else None])
-        found = cursor.fetchall()
-    versions = found[0][-1]
-    if found[0][0] is None:  # the sum held, or a campaign without tiles
-        if held is not None and versions == held[0]:
-            return [], versions, held[1]
-        return [], versions, None
-    return [row[:-1] for row in found], versions, None
+    rows, versions = row_versions.rows_unless_held(
+        _TILES_SINCE_SQL, [campaign_id], held[0] if held is not None else None)
+    if rows is None:
+        return [], versions, held[1]  # type: ignore[index]
+    return rows, versions, None
 
 
 def _held(campaign_id: int, versions: str | None, read: _Read) -> None:
