@@ -2,9 +2,9 @@
 
 On PostgreSQL every row version has a place (``ctid``) and the transaction that wrote it
 (``xmin``): an update always writes a new row version in another place, and a place is reused
-only once no transaction can see the row version that was there. So the ids, places and writers
-of a set of rows, summed up (an MD5 of them in the order the rows lie), stay the same for as
-long as none of those rows is written, added or removed.
+only once no transaction can see the row version that was there. So the places and writers
+of a set of rows, summed up (an MD5 of their places and writers in the order the rows lie),
+stay the same for as long as none of those rows is written, added or removed.
 
 ``rows_unless_held`` reads a set of rows in one statement that sums up their versions first and
 returns the rows only when the sum is not the one the caller holds (the sum it was given with
@@ -21,7 +21,10 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-_VERSION = "x.id::text || ' ' || x.ctid::text || ' ' || x.xmin::text"
+# A row version's place and writer, as text: "(3,42)3187". The place's closing parenthesis
+# ends it and the next place's opening one starts the next, so they are joined with nothing.
+# (The row's id adds nothing: one place holds one row version at a time.)
+_VERSION = "x.ctid::text || x.xmin::text"
 
 
 def versioned() -> bool:
@@ -34,7 +37,7 @@ def statement(columns: str, source: str, where: str, order: str) -> str:
     table whose rows' versions count is named ``x``) that match ``where``, in ``order`` (in the
     result's terms: ``t.label`` for the column ``x.label``)."""
     return (
-        f"SELECT t.*, s.versions FROM (SELECT md5(string_agg({_VERSION}, ';')) AS versions "
+        f"SELECT t.*, s.versions FROM (SELECT md5(string_agg({_VERSION}, '')) AS versions "
         f"FROM {source} WHERE {where}) s LEFT JOIN LATERAL (SELECT {columns} FROM {source} "
         f"WHERE {where} AND s.versions IS DISTINCT FROM %s) t ON true ORDER BY {order}")
 
