@@ -34,6 +34,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
 from battles.models import Army, Unit
+from campaign.bounded import keep
 from campaign.kept_sql import kept_values
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Map, Tile
@@ -83,17 +84,6 @@ _STATES: dict[tuple[Any, ...], mk.TileState] = {}
 _BUILT: dict[tuple[Any, ...], IndexedMapView] = {}
 
 
-def _keep(store: dict[Any, Any], limit: int, key: Any, value: Any) -> Any:
-    """Keep ``value`` under ``key`` in ``store``, forgetting the oldest beyond ``limit``."""
-    while len(store) >= limit:
-        try:
-            del store[next(iter(store))]
-        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-            break
-    store[key] = value
-    return value
-
-
 def _json(text: Any) -> Any:
     return json.loads(text) if isinstance(text, str) else text
 
@@ -105,7 +95,7 @@ def _rec_of(row: tuple[Any, ...]) -> TileRec:
     if found is None:
         pk, q, r, label, terrain, features, edges, settlement, controller, explored, start, \
             data = row
-        found = _keep(_RECS, TILES_KEPT, row, TileRec(
+        found = keep(_RECS, TILES_KEPT, row, TileRec(
             pk, q, r, label, terrain, _json(features), _json(edges), settlement, controller,
             bool(explored), bool(start), _json(data), row))
     return found
@@ -117,7 +107,7 @@ def _kept_state(rec: TileRec) -> mk.TileState:
         return tile_state(rec, ())
     found = _STATES.get(rec.raw)
     if found is None:
-        found = _keep(_STATES, TILES_KEPT, rec.raw, tile_state(rec, ()))
+        found = keep(_STATES, TILES_KEPT, rec.raw, tile_state(rec, ()))
     return found
 
 
@@ -961,7 +951,7 @@ def _kept_build(game_map: Map, tiles: list[TileRec], known: list[TileRec]) -> In
            tuple(t.raw for t in tiles), tuple(t.raw for t in known))
     found = _BUILT.get(key)
     if found is None:
-        found = _keep(_BUILT, VIEWS_KEPT, key, _build(game_map, tiles, known))
+        found = keep(_BUILT, VIEWS_KEPT, key, _build(game_map, tiles, known))
     return found
 
 

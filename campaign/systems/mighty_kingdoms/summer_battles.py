@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from battles.models import Army, Battle
 from campaign import words
+from campaign.bounded import keep
 from campaign.chronicle import Recorder
 from campaign.models import Kingdom
 from campaign.services import ServiceError
@@ -162,12 +163,7 @@ def tile_choices(tf: mkb.TileForces) -> tuple[tuple[Any, tuple[tuple[Any, mkb.Ba
             (chooser, tuple((opp, mkb.battle_type(tf, chooser, opp))
                             for opp in mkb.legal_opponents(tf, chooser)))
             for chooser in mkb.choosers_in_tile(tf))
-        while len(_CHOICES) >= CHOICES_KEPT:
-            try:
-                del _CHOICES[next(iter(_CHOICES))]
-            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-                break
-        _CHOICES[tf] = found
+        keep(_CHOICES, CHOICES_KEPT, tf, found)
     return found
 
 
@@ -939,12 +935,7 @@ def contested(state: MKState, tf: mkb.TileForces, movers: dict[str, mk.Mover],
                                         _choice_options(state, tf, chooser, opponents)])
                    for chooser, opponents in tile_choices(tf)]
         item = _contested_item(tf.label, key[6], busy, fought, sides, choices)
-        while len(_CONTESTED) >= CONTESTED_KEPT:
-            try:
-                del _CONTESTED[next(iter(_CONTESTED))]
-            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-                break
-        _CONTESTED[key] = item
+        keep(_CONTESTED, CONTESTED_KEPT, key, item)
     return ContestedTile(state, tf, busy, fought, item)
 
 

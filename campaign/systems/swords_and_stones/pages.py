@@ -16,6 +16,7 @@ from django.db.models import Count, F, IntegerField, QuerySet
 from django.db.models.expressions import RawSQL
 
 from campaign.access import Access
+from campaign.bounded import keep
 from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.swords_and_stones import services
@@ -133,8 +134,8 @@ class StandingRow:
 # map, by identity (a map is never changed: ``with_holdings`` makes a new one; the maps of reads
 # are kept whole by ``state.read_map``, and each entry holds its map, so that no other map can
 # take its identity while the entry is kept), the players with their Kings and Titles, the
-# points entries, the games played and the options. At most _STANDINGS_KEPT; when full, all
-# are dropped.
+# points entries, the games played and the options. At most _STANDINGS_KEPT, the oldest
+# forgotten first (campaign.bounded).
 _STANDINGS: dict[tuple[Any, ...], tuple[gc.CampaignMap, tuple[pts.Standing, ...]]] = {}
 _STANDINGS_KEPT = 16
 
@@ -147,9 +148,7 @@ def _rules_standings(state: gc.CampaignState, entries: tuple[pts.PointsEntry, ..
     if found is not None and found[0] is state.map:
         return found[1]
     rows = pts.standings(state, entries, played, options)
-    if len(_STANDINGS) >= _STANDINGS_KEPT:
-        _STANDINGS.clear()
-    _STANDINGS[key] = (state.map, rows)
+    keep(_STANDINGS, _STANDINGS_KEPT, key, (state.map, rows))
     return rows
 
 

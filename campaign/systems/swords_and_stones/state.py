@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from django.db import connection
 
+from campaign.bounded import keep
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Map, Tile
@@ -163,7 +164,7 @@ def _holding(row: TileValues, names: Mapping[int, str]) -> gc.Holding:
 # out from (below): a pure function's results kept for the next request. Any change to the
 # map's size, its land tiles' places, labels or map types, or the granularity option, makes a
 # new key, so nothing stale is ever served; holdings, which every challenge changes, are not
-# kept. At most _LAYOUTS_KEPT maps: when full, all are dropped.
+# kept. At most _LAYOUTS_KEPT maps, the oldest forgotten first (campaign.bounded).
 _LAYOUTS: dict[tuple[Any, ...], gc.CampaignMap] = {}
 _LAYOUTS_KEPT = 16
 
@@ -186,10 +187,7 @@ def _layout(size: tuple[int, int], land: Sequence[TileValues], options: gc.Optio
     else:
         names = {t[_TERRAIN]: labels.get(t[_TERRAIN], t[_TERRAIN]) for t in land}
     cmap = replace(cmap, names=names)
-    if len(_LAYOUTS) >= _LAYOUTS_KEPT:
-        _LAYOUTS.clear()
-    _LAYOUTS[key] = cmap
-    return cmap
+    return keep(_LAYOUTS, _LAYOUTS_KEPT, key, cmap)
 
 
 # Whole maps read lately, holdings and each Territory's tiles included, keyed by everything
@@ -198,8 +196,8 @@ def _layout(size: tuple[int, int], land: Sequence[TileValues], options: gc.Optio
 # types' names and the granularity option. A read that finds its key reuses the map, and with
 # it the map's list of each holder's land (``CampaignMap._by_owner``). Kept only for reads
 # (``load`` without ``lock``), whose tiles are immutable tuples; the maps of the held land alone
-# (``held_map``) are kept here too, under keys of their own. At most _MAPS_KEPT maps: when
-# full, all are dropped.
+# (``held_map``) are kept here too, under keys of their own. At most _MAPS_KEPT maps, the oldest
+# forgotten first (campaign.bounded).
 _MAPS: dict[tuple[Any, ...], tuple[gc.CampaignMap, dict[str, list[Any]]]] = {}
 _MAPS_KEPT = 16
 
@@ -214,9 +212,7 @@ def read_map(size: tuple[int, int], rows: Sequence[TileValues], options: gc.Opti
     found = _MAPS.get(key)
     if found is None:
         found = build_map(size, rows, options, labels, names_by_pk)
-        if len(_MAPS) >= _MAPS_KEPT:
-            _MAPS.clear()
-        _MAPS[key] = found
+        keep(_MAPS, _MAPS_KEPT, key, found)
     return found[0], dict(found[1])
 
 
@@ -230,9 +226,7 @@ def read_held_map(rows: Sequence[TileValues], labels: Mapping[str, str],
     found = _MAPS.get(key)
     if found is None:
         found = held_map(rows, labels, names_by_pk)
-        if len(_MAPS) >= _MAPS_KEPT:
-            _MAPS.clear()
-        _MAPS[key] = found
+        keep(_MAPS, _MAPS_KEPT, key, found)
     return found[0], dict(found[1])
 
 

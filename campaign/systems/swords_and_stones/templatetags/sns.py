@@ -11,6 +11,7 @@ from django.template.defaulttags import CsrfTokenNode
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.safestring import SafeString, mark_safe
 
+from campaign.bounded import keep
 from campaign.models import Campaign, Kingdom, Tile
 from campaign.systems.swords_and_stones.pages import StandingRow, territory_history
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
@@ -43,8 +44,8 @@ def sns_title(code: str) -> str:
 # kingdom (primary key, name, colour), whether it is played by the computer, its Titles' names
 # and the rules' line (points, land, King, games played), in order, with the campaign's slug and
 # what its links are worked out from (the current application, the script prefix and the URL
-# configuration). Any change to one of them makes a new key. At most _ROWS_KEPT; when full, all
-# are dropped.
+# configuration). Any change to one of them makes a new key. At most _ROWS_KEPT, the oldest
+# forgotten first (campaign.bounded).
 _ROWS: dict[tuple[Any, ...], SafeString] = {}
 _ROWS_KEPT = 16
 
@@ -62,9 +63,7 @@ def sns_standings_rows(context: template.Context, rows: list[StandingRow],
     found = _ROWS.get(key)
     if found is None:
         found = _standings_rows(rows, campaign, app)
-        if len(_ROWS) >= _ROWS_KEPT:
-            _ROWS.clear()
-        _ROWS[key] = found
+        keep(_ROWS, _ROWS_KEPT, key, found)
     return found
 
 
