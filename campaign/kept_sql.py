@@ -31,6 +31,8 @@ from django.db.models import Model, QuerySet
 from django.db.models.query import ValuesListIterable, get_related_populators
 from django.db.models.sql.constants import MULTI
 
+from campaign import prepared
+
 KEPT_LIMIT = 400
 _kept: dict[tuple, Any] = {}
 
@@ -113,7 +115,7 @@ def _run(key: tuple, build: Callable[..., QuerySet], values: Sequence[Any], *,
     if statement is False:
         return None, [], connection
     params = [values[x] if is_value else x for is_value, x in statement.slots]
-    with connection.cursor() as cursor:
+    with prepared.cursor(connection.alias) as cursor:
         cursor.execute(statement.sql, params)
         return statement, cursor.fetchall(), connection
 

@@ -57,7 +57,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods
 
-from campaign import notifications
+from campaign import notifications, prepared
 from campaign.access import get_campaign_for
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
@@ -123,7 +123,7 @@ def _viewer_version(slug: str, user_id: Any) -> dict[str, Any] | None:
         return None
     params = [Visibility.PUBLIC, Visibility.PUBLIC, Visibility.KINGDOM, Visibility.KINGDOM,
               user_pk, slug]
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(_version_sql(), params)
         row = cursor.fetchone()
     if row is None:

@@ -21,6 +21,8 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from campaign import prepared
+
 # A row version's place and writer, as text: "(3,42)3187". The place's closing parenthesis
 # ends it and the next place's opening one starts the next, so they are joined with nothing.
 # (The row's id adds nothing: one place holds one row version at a time.)
@@ -47,7 +49,7 @@ def rows_unless_held(sql: str, values: Sequence[Any], held: str | None
     """Run ``sql`` (made by ``statement``; ``values`` fill its ``where``): the rows and the sum
     of their versions, or None and the sum when it is ``held`` (no row changed since). A set of
     no rows sums to None, and gives no rows."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(sql, [*values, *values, held])
         found = cursor.fetchall()
     versions = found[0][-1]

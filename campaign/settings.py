@@ -155,6 +155,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The reads every page makes go through campaign/prepared.py: prepared the first time a
+    # connection runs them (0), or after so many runs, or never ("off", for a pooler that
+    # cannot carry prepared statements). Django's own queries are never prepared.
+    _threshold = os.environ.get("DB_PREPARE_THRESHOLD", "0").strip().lower()
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        None if _threshold in ("off", "none", "") else int(_threshold))
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Background work (campaign books, e-mail, webhooks) on Django's tasks framework: the queue is a

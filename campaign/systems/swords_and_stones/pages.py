@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from django.db import connection
 from django.db.models import Count, F, IntegerField, QuerySet
 from django.db.models.expressions import RawSQL
 
+from campaign import prepared
 from campaign.access import Access
 from campaign.bounded import keep
 from campaign.kept_sql import kept_rows, kept_values
@@ -62,7 +62,7 @@ def points_and_games(campaign: Campaign, kingdoms: Sequence[Kingdom]
     are read by the campaign (``_POINTS_SQL``), and those of ``kingdoms`` taken."""
     points: Points = {k.pk: {pts.VP: 0, pts.VEN: 0} for k in kingdoms}
     played: dict[int, int] = {}
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(_POINTS_SQL, (campaign.pk, pts.VP, pts.VEN, campaign.pk,
                                      Game.Status.PLAYED.value))
         for kingdom_id, resource, amount in cursor.fetchall():
@@ -327,7 +327,7 @@ def _spends(st: SnsState, open_game: Game | None, acting: Sequence[Kingdom]
     if open_game is not None:
         where.append("s.game_id = %s")
         params.append(open_game.pk)
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(f"SELECT s.game_id, s.kingdom_id, s.code FROM {Spend._meta.db_table} s "
                        f"WHERE {' OR '.join(where)} ORDER BY s.id", params)
         for game_id, kingdom_id, code in cursor.fetchall():

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from django.db import connection
 
+from campaign import prepared
 from campaign.bounded import keep
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
@@ -318,7 +319,7 @@ _KINGS_ITEMS_SQL = (f'SELECT {_KING_SELECT}, a."code", i."id", i."name", i."kind
 
 
 def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
