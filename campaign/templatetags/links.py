@@ -12,6 +12,7 @@ tests do). An address that cannot be worked out is not kept: the tag behaves as 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import template
@@ -36,9 +37,22 @@ def _forget(setting: str, **kwargs: Any) -> None:
 
 def address(view_name: str, args: tuple, kwargs: dict, current_app: str | None) -> str:
     """``reverse(view_name, args, kwargs, current_app)``, worked out once per process."""
+    return _address(view_name, args, kwargs, current_app, get_script_prefix(), get_urlconf())
+
+
+def addresses(view_name: str, each_args: Iterable[tuple], current_app: str | None = None
+              ) -> list[str]:
+    """``address`` of ``view_name`` with each of ``each_args``: for a table's links, the script
+    prefix and URL configuration (each a look-up in request-local storage, about as costly as
+    finding a kept address) read once for all of them."""
+    prefix, urlconf = get_script_prefix(), get_urlconf()
+    return [_address(view_name, args, {}, current_app, prefix, urlconf) for args in each_args]
+
+
+def _address(view_name: str, args: tuple, kwargs: dict, current_app: str | None, prefix: str,
+             urlconf: Any) -> str:
     try:
-        key = (view_name, args, tuple(sorted(kwargs.items())), current_app, get_script_prefix(),
-               get_urlconf())
+        key = (view_name, args, tuple(sorted(kwargs.items())), current_app, prefix, urlconf)
         hash(key)
     except TypeError:  # an argument that is not hashable: work it out each time
         return reverse(view_name, args=args, kwargs=kwargs, current_app=current_app)

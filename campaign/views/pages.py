@@ -19,7 +19,7 @@ from campaign.forms import CampaignCreateForm, CampaignSettingsForm
 from campaign.kept_sql import kept_rows
 from campaign.models import Campaign, Kingdom, Membership, Photo, Role, Tile
 from campaign.once import applies_once
-from campaign.templatetags.links import address
+from campaign.templatetags.links import addresses
 from campaign.views.common import tabs_context
 
 
@@ -100,7 +100,8 @@ def _kingdom_rows(campaign: Campaign, kingdoms: list[Kingdom]) -> SafeString:
     as ``format_html`` would, with ``html.escape`` straight away)."""
     rows = []
     slug = campaign.slug
-    for k in kingdoms:
+    hrefs = addresses("campaign:kingdom", [(slug, k.pk) for k in kingdoms])
+    for k, href in zip(kingdoms, hrefs, strict=True):
         crest = (f'<img class="crest-sm" src="{escape(k.crest_thumb.url)}" alt="">'
                  if k.crest_thumb else "")
         player = (escape(k.player.user.get_username()) if k.player
@@ -108,7 +109,7 @@ def _kingdom_rows(campaign: Campaign, kingdoms: list[Kingdom]) -> SafeString:
         rows.append(
             f'<tr role="row"><th scope="row" role="rowheader"><span class="swatch" '
             f'data-c="{escape(k.colour)}"></span>\n          {crest}'
-            f'<a href="{escape(address("campaign:kingdom", (slug, k.pk), {}, None))}">'
+            f'<a href="{escape(href)}">'
             f'{escape(k.name)}</a></th>\n'
             f'          <td role="cell" data-label="Player">{player}</td>\n'
             f'          <td role="cell" class="num" data-label="Tiles">{k.n_tiles:d}</td>'

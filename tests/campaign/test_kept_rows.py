@@ -7,8 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
+from django.db.models import Count
 from django.db.models.functions import Lower
+from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 
 from battles.models import Army
@@ -52,6 +55,48 @@ def test_rows_are_the_querysets_rows(world: World) -> None:
             assert [k.player and k.player.user.username for k in rows] == [
                 k.player and k.player.user.username for k in expected]
         assert len(queries) == 0  # the related rows came with them
+
+
+def _whole(obj: object) -> dict[str, object]:
+    """An instance as made: its values, its state, and those of the objects it came with."""
+    made = {k: v for k, v in vars(obj).items() if k != "_state"}
+    state = obj._state  # type: ignore[attr-defined]
+    made["_state"] = (state.adding, state.db, {name: _whole(related) if related else related
+                                               for name, related in state.fields_cache.items()})
+    return made
+
+
+def _kingdoms_with_players(campaign_id: int) -> object:
+    return (Kingdom.objects.filter(campaign_id=campaign_id).select_related("player__user")
+            .annotate(n=Count("armies")).order_by("pk"))
+
+
+def test_instances_are_made_as_djangos_whole(world: World) -> None:
+    """Every value, the state (saved, which database) and the related objects of each row,
+    with and without a player, are those Django's own iteration makes."""
+    expected = list(_kingdoms_with_players(world.campaign.pk))
+    assert {k.player_id is None for k in expected} == {True, False}
+    rows = kept_rows(("test", "whole kingdoms"), _kingdoms_with_players, world.campaign.pk)
+    assert [_whole(k) for k in rows] == [_whole(k) for k in expected] and rows
+    assert all(type(k) is Kingdom and not k._state.adding for k in rows)
+    rows[0].name = "Renamed"
+    rows[0].save(update_fields=["name"])
+    assert Kingdom.objects.get(pk=rows[0].pk).name == "Renamed"
+
+
+def test_a_listener_to_instances_being_made_still_hears_each(world: World) -> None:
+    heard: list[object] = []
+
+    def listen(sender: type, instance: object, **kwargs: object) -> None:
+        heard.append(instance)
+
+    post_init.connect(listen, sender=User)
+    try:
+        rows = kept_rows(("test", "whole kingdoms"), _kingdoms_with_players, world.campaign.pk)
+    finally:
+        post_init.disconnect(listen, sender=User)
+    users = [k.player.user for k in rows if k.player]
+    assert users and [id(u) for u in users] == [id(u) for u in heard]
 
 
 def test_each_viewer_reads_the_events_they_may_see_whoever_read_first(world: World) -> None:

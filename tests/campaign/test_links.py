@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.template import Context, Template
 from django.test import override_settings
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, reverse, set_script_prefix
 
 from campaign.templatetags import links
 
@@ -57,3 +57,21 @@ def test_the_table_is_emptied_when_full(monkeypatch: pytest.MonkeyPatch) -> None
     for pk in (1, 2, 3):
         _render("{% url 'campaign:kingdom' 's' pk %}", pk=pk)
     assert list(links._known.values()) == [reverse("campaign:kingdom", args=["s", 3])]
+
+
+def test_a_tables_addresses_are_the_tags_under_the_same_keys() -> None:
+    links._known.clear()
+    found = links.addresses("campaign:kingdom", [("s", 1), ("s", 2), ("t", 1)])
+    assert found == [reverse("campaign:kingdom", args=list(a)) for a in [("s", 1), ("s", 2),
+                                                                       ("t", 1)]]
+    assert len(links._known) == 3
+    # The tag finds what the table kept, and the table what the tag kept.
+    assert _render("{% url 'campaign:kingdom' 's' 2 %}") == found[1]
+    assert len(links._known) == 3
+    assert links.addresses("campaign:kingdom", []) == []
+    with override_settings(FORCE_SCRIPT_NAME="/hexkeep/"):
+        set_script_prefix("/hexkeep/")
+        try:
+            assert links.addresses("campaign:kingdom", [("s", 1)]) == ["/hexkeep" + found[0]]
+        finally:
+            set_script_prefix("/")
