@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -21,7 +21,16 @@ from campaign.systems.swords_and_stones import pages
 from campaign.systems.swords_and_stones import services as sns
 from campaign.systems.swords_and_stones.rules import grand_campaign as gc
 from campaign.systems.swords_and_stones.rules import points as pts
-from campaign.systems.swords_and_stones.state import load, pid
+from campaign.systems.swords_and_stones.state import (
+    _HELD_SQL,
+    _LAND_SQL,
+    TILE_COLUMNS,
+    WATER,
+    _in_map_order,
+    load,
+    pid,
+    tile_values,
+)
 from ledger.services import balances
 from tests.sns.conftest import Avalon, at
 
@@ -151,6 +160,41 @@ def test_a_kept_whole_map_is_reused_only_while_its_tiles_and_kingdoms_are_unchan
     renamed = load(avalon.campaign).map
     assert renamed.holding(at(2, 2)) == gc.Holding(gc.CLAIMED, "Azure")
     assert renamed.owned_by("Azure") and not renamed.owned_by("Blue")
+
+
+def test_a_reads_tiles_come_in_map_order_and_its_territories_as_a_locked_read_makes_them(
+        avalon: Avalon) -> None:
+    """SNS-GC-9: the tiles a read takes (in no order from the database) are put in map order,
+    by column and row, as a locked read's query orders them; both make the same Territories,
+    each with the same tiles, and the held land alone is in that order too."""
+    avalon.play(avalon.red, at(2, 2), None, "win", ai_name="Bandits")
+    ordered = list(Tile.objects.filter(map__campaign=avalon.campaign).exclude(terrain=WATER)
+                   .order_by("q", "r").values_list(*TILE_COLUMNS))
+    read = load(avalon.campaign)
+    assert [row[:len(TILE_COLUMNS)] for row in _in_map_order(
+        _LAND_SQL, (avalon.campaign.pk, WATER))] == ordered
+    assert _in_map_order(_HELD_SQL, (avalon.campaign.pk, WATER)) == [
+        row for row in ordered if row[-1]]
+    with transaction.atomic():
+        locked = load(avalon.campaign, lock=True)
+    assert read.map.territories == locked.map.territories
+    assert {t: [row[:len(TILE_COLUMNS)] for row in rows] for t, rows in read.tiles.items()} == {
+        t: [tile_values(tile) for tile in tiles] for t, tiles in locked.tiles.items()}
+
+
+def test_the_standings_points_entries_are_made_again_only_when_a_balance_or_name_changes(
+        ) -> None:
+    """SNS-PTS-2: the points entries kept under the balances they are made of are those the
+    balances give, each kingdom's VP then its Ven; other balances make other entries."""
+    balances = (("Red", 3, 1), ("Blue", 0, 2))
+    entries = pages._points_entries(balances)
+    assert entries == (pts.PointsEntry("Red", pts.VP, 3, pts.GM_ADJUST),
+                       pts.PointsEntry("Red", pts.VEN, 1, pts.GM_ADJUST),
+                       pts.PointsEntry("Blue", pts.VP, 0, pts.GM_ADJUST),
+                       pts.PointsEntry("Blue", pts.VEN, 2, pts.GM_ADJUST))
+    assert pages._points_entries((("Red", 3, 1), ("Blue", 0, 2))) is entries
+    assert pages._points_entries((("Red", 3, 1), ("Blue", 1, 2)))[2].delta == 1
+    assert pages._points_entries((("Crimson", 3, 1), ("Blue", 0, 2)))[0].player == "Crimson"
 
 
 @pytest.mark.django_db
