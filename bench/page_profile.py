@@ -1,8 +1,9 @@
 """Where one phone page's first render spends its time: a profile and the queries of one page.
 
 Run: `.venv/bin/python bench/page_profile.py CAMPAIGN PAGE [--size 16] [--db NAME] [--keep]
-[--top 30] [--sql] [--asks 15]` (PostgreSQL answering on 127.0.0.1:5432 as user ``postgres``). PAGE is one of
-play, kingdom, map, overview, as in bench/phone_pages.py: the first player's page (by kingdom)
+[--top 30] [--sql] [--asks 15]` (PostgreSQL answering on 127.0.0.1:5432 as user
+``postgres``). PAGE is one of play, kingdom, map, overview, as in bench/phone_pages.py: the
+first player's page (by kingdom)
 with the kept pages and map drawings emptied before each ask (the first view after an event)
 and DEBUG off. It builds the database NAME
 (``hexkeep_page_profile`` unless told) with every demo campaign grown ``--size``-fold, or with
