@@ -130,6 +130,24 @@ def test_tiles_at_positions_read_afresh() -> None:
     assert sorted((t.q, t.r) for t in _tiles_at(map_id, other)) == other
 
 
+def test_tiles_at_reads_columns_with_gaps_and_sends_no_parameters() -> None:
+    """A column whose rows do not run unbroken asks for each row (``IN``), the others for a
+    range; the positions are written into the text, so the statement carries no parameter."""
+    from campaign.systems.mighty_kingdoms.state import _tiles_at
+
+    made = build("kept-gaps", 10, 10)
+    map_id = made["campaign"].map.pk
+    tiles = {(t.q, t.r): t for t in Tile.objects.filter(map_id=map_id)}
+    spots = [spot for spot in [(0, 0), (0, 2), (0, 5), (1, 3), (1, 4), (4, 9)] if spot in tiles]
+    with CaptureQueriesContext(connection) as queries:
+        found = _tiles_at(map_id, spots)
+    assert sorted((t.q, t.r) for t in found) == sorted(spots)
+    assert len(queries) == 1
+    kept = [statement for (*_, key), statement in kept_sql._kept.items()
+            if key[:2] == ("tiles-at", map_id)]
+    assert kept and all(statement.slots == () for statement in kept)
+
+
 def test_padded_lists_repeat_their_last_value_up_to_a_power_of_two() -> None:
     from campaign.systems.mighty_kingdoms.state import padded
 

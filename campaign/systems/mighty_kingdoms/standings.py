@@ -66,13 +66,16 @@ def _tallied(campaign_id: int) -> Any:
     each kingdom (0: its primary key, name, capital, the capital's controller and settlement,
     its place in the player order), the tiles each holds of each settlement (1: controller,
     count, settlement) and each army in play with its fixed list's living points (2: kingdom,
-    roster points, listed points, number), as ``army_points`` reads them."""
+    roster points, listed points, number), as ``army_points`` reads them. The tiles are found
+    through the campaign's kingdoms, the controller's index read for those alone (a tile is only
+    ever held by a kingdom of its own map's campaign), rather than every campaign's held tiles
+    filtered by map."""
     text, number = CharField(), IntegerField()
     blank_text, blank = Value(None, output_field=text), Value(None, output_field=number)
     kingdoms = Kingdom.objects.filter(campaign_id=campaign_id).order_by().values_list(
         Value(0, output_field=number), "pk", "name", "capital_tile_id",
         "capital_tile__controller_id", "capital_tile__settlement", "order_position")
-    held = (Tile.objects.filter(map__campaign_id=campaign_id, controller__isnull=False)
+    held = (Tile.objects.filter(controller__campaign_id=campaign_id)
             .order_by().values("controller_id", "settlement").annotate(n=Count("pk"))
             .values_list(Value(1, output_field=number), "controller_id", blank_text, "n", blank,
                          "settlement", blank))
