@@ -17,7 +17,7 @@ from typing import Any, Callable, NamedTuple
 from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
-from campaign import mapsvg, row_versions
+from campaign import mapsvg, tile_versions
 from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.rules import geometry
@@ -148,23 +148,22 @@ def _tiles(map_id: int) -> QuerySet[Any]:
 
 
 # The map's tiles, in one query that returns them only when one was written since the kept
-# views were read (PostgreSQL: campaign/row_versions.py).
-_TILES_SINCE_SQL = row_versions.statement(
+# views were read (PostgreSQL: campaign/tile_versions.py).
+_TILES_SINCE_SQL = tile_versions.statement(
     "x.id, x.q, x.r, x.label, x.terrain, x.features::text, x.edges::text, x.adjacent::text, "
-    "x.settlement, x.controller_id, x.explored, x.is_start", f'"{Tile._meta.db_table}" x',
-    "x.map_id = %s", "t.label")
+    "x.settlement, x.controller_id, x.explored, x.is_start", "m.id = %s", "t.label")
 
 
 def _read_tiles_since(game_map: Map, base: "_Kept | None") -> tuple[list[tuple], str | None]:
-    """The map's tiles as ``_read_tiles`` gives them, with the sum of their rows' versions
-    (PostgreSQL; None elsewhere), in one query: while no row changed since ``base`` (views kept
-    with that sum) was read, ``base``'s rows, read no more."""
+    """The map's tiles as ``_read_tiles`` gives them, with the map's ``tiles_version``
+    (PostgreSQL; None elsewhere), in one query: while no tile was written since ``base`` (views
+    kept with that version) was read, ``base``'s rows, read no more."""
     if game_map.pk is None:
         return [], None
-    if not row_versions.versioned():
+    if not tile_versions.versioned():
         return _read_tiles(game_map), None
     held = base.versions if base is not None else None
-    rows, versions = row_versions.rows_unless_held(_TILES_SINCE_SQL, [game_map.pk], held)
+    rows, versions = tile_versions.tiles_unless_held(_TILES_SINCE_SQL, [game_map.pk], held)
     return (base.rows if rows is None else rows), versions
 
 
@@ -193,7 +192,8 @@ class _Kept:
     labels: list[str]
     adjacency: dict[str, list[str]]
     grid: Any = None
-    # The sum of the rows' versions (PostgreSQL, ``_read_tiles_since``): None where not known.
+    # The map's tiles_version the rows were read at (PostgreSQL, ``_read_tiles_since``): None
+    # where not known.
     versions: str | None = None
     svgs: dict[tuple, str] = field(default_factory=dict)
     shown: list["Shown"] = field(default_factory=list)
@@ -278,9 +278,10 @@ def _changed(before: dict, after: dict) -> set:
 
 def _remade(base: _Kept | None, rows: list[tuple], maker: _Maker, context: tuple,
             versions: str | None = None) -> _Kept:
-    """The views of ``rows`` (whose versions sum to ``versions``) in ``context``: ``base`` itself
-    when nothing it was made of changed, else a new ``_Kept`` that remakes only the views of
-    the tiles whose row, owner, counters, capital or selection changed."""
+    """The views of ``rows`` (read at the map's ``tiles_version`` ``versions``) in
+    ``context``: ``base`` itself when nothing it was made of changed, else a new ``_Kept`` that
+    remakes only the views of the tiles whose row, owner, counters, capital or selection
+    changed."""
     if base is None or len(base.rows) != len(rows):
         return replace(_made(rows, maker, context), versions=versions)
     count = len(rows)

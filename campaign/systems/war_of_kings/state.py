@@ -27,11 +27,11 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
-from campaign import row_versions
+from campaign import tile_versions
 from campaign.chronicle import Recorder
 from campaign.kept_sql import kept_rows, kept_values
 from campaign.locking import lock_campaign, lock_kingdoms
-from campaign.models import Campaign, Kingdom, Map, Tile
+from campaign.models import Campaign, Kingdom, Tile
 from campaign.services import ServiceError
 from campaign.systems.war_of_kings.models import Army
 from campaign.systems.war_of_kings.rules import board as wb
@@ -499,8 +499,8 @@ def _read_board(campaign: Campaign) -> _Read:
     each distinct text once: tiles with the same text share its value, which nothing that reads
     a board changes) and takes the map from ``_kept_board``.
 
-    On PostgreSQL the rows come with the sum of their versions (``_tiles_since``): while no
-    tile of the campaign was written since the read this process made last, that read is
+    On PostgreSQL the rows come with their map's ``tiles_version`` (``_tiles_since``): while
+    no tile of the campaign was written since the read this process made last, that read is
     taken without the rows being sent again."""
     rows, versions, held = _tiles_since(campaign.pk)
     if held is not None:
@@ -529,28 +529,27 @@ def _read_board(campaign: Campaign) -> _Read:
 
 # The campaign's tiles (the columns of ``_tiles_query``, in id order), in one query that returns
 # them only when one was written since the kept read was made (PostgreSQL:
-# campaign/row_versions.py, as the map page reads its tiles).
-_TILES_SINCE_SQL = row_versions.statement(
+# campaign/tile_versions.py, as the map page reads its tiles).
+_TILES_SINCE_SQL = tile_versions.statement(
     "x.id, x.label, x.name, x.terrain, x.settlement, x.controller_id, x.adjacent::text, "
-    "x.edges::text, x.data::text",
-    f'"{Tile._meta.db_table}" x JOIN "{Map._meta.db_table}" m ON m.id = x.map_id',
-    "m.campaign_id = %s", "t.id")
+    "x.edges::text, x.data::text", "m.campaign_id = %s", "t.id")
 
-# The read each campaign's tiles made last in this process, with the sum of the versions of
-# the rows it was made from (PostgreSQL; ``_tiles_since``).
+# The read each campaign's tiles made last in this process, with the map's tiles_version it
+# was made at (PostgreSQL; ``_tiles_since``).
 _SINCE: dict[int, tuple[str, _Read]] = {}
 _SINCE_KEPT = 64
 
 
 def _tiles_since(campaign_id: int) -> tuple[list[tuple[Any, ...]], str | None, _Read | None]:
-    """The campaign's tile rows as ``_tiles_query`` gives them, with the sum of their versions
-    (None where it is not known: not PostgreSQL); or, when the sum is the one of the read kept
-    in ``_SINCE`` (no tile written since), no rows and that read."""
-    if not row_versions.versioned():
+    """The campaign's tile rows as ``_tiles_query`` gives them, with their map's
+    ``tiles_version`` (None where it is not known: not PostgreSQL, or no map); or, when the
+    version is the one of the read kept in ``_SINCE`` (no tile written since), no rows and
+    that read."""
+    if not tile_versions.versioned():
         return kept_values(("wok.tiles",), _tiles_query, campaign_id), None, None
     with _READS_LOCK:
         held = _SINCE.get(campaign_id)
-    rows, versions = row_versions.rows_unless_held(
+    rows, versions = tile_versions.tiles_unless_held(
         _TILES_SINCE_SQL, [campaign_id], held[0] if held is not None else None)
     if rows is None:
         return [], versions, held[1]  # type: ignore[index]
@@ -558,8 +557,8 @@ def _tiles_since(campaign_id: int) -> tuple[list[tuple[Any, ...]], str | None, _
 
 
 def _held(campaign_id: int, versions: str | None, read: _Read) -> None:
-    """Keep ``read`` as the campaign's, made from rows whose versions sum to ``versions``
-    (called with ``_READS_LOCK`` held)."""
+    """Keep ``read`` as the campaign's, made from rows read at its map's ``tiles_version``
+    ``versions`` (called with ``_READS_LOCK`` held)."""
     if versions is None:
         return
     if len(_SINCE) >= _SINCE_KEPT and campaign_id not in _SINCE:
