@@ -34,30 +34,49 @@ def versioned() -> bool:
     return connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
 
 
-def statement(columns: str, map_where: str, order: str) -> str:
+def statement(columns: str, map_where: str, order: str = "", tiles_where: str = "",
+              map_columns: str = "") -> str:
     """The SQL of ``tiles_unless_held``: ``columns`` of the tiles (named ``x``) of the map
-    (named ``m``) that matches ``map_where``, in ``order`` (in the result's terms: ``t.label``
-    for the column ``x.label``). ``OFFSET 0`` keeps the tiles' part a subquery of its own, so
-    that the token's test is made once, before any tile is read (a one-time filter), instead
-    of being folded into a join that looks at every tile."""
+    (named ``m``) that matches ``map_where``, those matching ``tiles_where`` alone when given,
+    in ``order`` when given (in the result's terms: ``t.label`` for the column ``x.label``),
+    each row ending with the map's ``map_columns`` (when given) and its token. ``OFFSET 0``
+    keeps the tiles' part a subquery of its own, so that the token's test is made once, before
+    any tile is read (a one-time filter), instead of being folded into a join that looks at
+    every tile."""
+    tiles = f"AND ({tiles_where}) " if tiles_where else ""
+    map_part = f"{map_columns}, " if map_columns else ""
     return (
-        'SELECT t.*, m.tiles_version FROM "campaign_map" m LEFT JOIN LATERAL '
-        f'(SELECT {columns} FROM "campaign_tile" x WHERE x.map_id = m.id '
+        f'SELECT t.*, {map_part}m.tiles_version FROM "campaign_map" m LEFT JOIN LATERAL '
+        f'(SELECT {columns} FROM "campaign_tile" x WHERE x.map_id = m.id {tiles}'
         f"AND m.tiles_version IS DISTINCT FROM %s OFFSET 0) t ON true "
-        f"WHERE {map_where} ORDER BY {order}")
+        f"WHERE {map_where}" + (f" ORDER BY {order}" if order else ""))
 
 
-def tiles_unless_held(sql: str, values: Sequence[Any], held: str | None
+def tiles_unless_held(sql: str, values: Sequence[Any], held: str | None,
+                      tile_values: Sequence[Any] = ()
                       ) -> tuple[list[tuple[Any, ...]] | None, str | None]:
-    """Run ``sql`` (made by ``statement``; ``values`` fill its ``map_where``): the tiles and
-    the map's token, or None and the token when it is ``held`` (no tile written since). No
-    map gives no tiles and no token; a map without tiles, no tiles and its token."""
+    """Run ``sql`` (made by ``statement`` without ``map_columns``; ``tile_values`` fill its
+    ``tiles_where``, ``values`` its ``map_where``): the tiles and the map's token, or None and
+    the token when it is ``held`` (no tile written since). No map gives no tiles and no token;
+    a map without tiles, no tiles and its token."""
+    rows, version, _ = tiles_and_map_unless_held(sql, values, held, tile_values, 0)
+    return rows, version
+
+
+def tiles_and_map_unless_held(sql: str, values: Sequence[Any], held: str | None,
+                              tile_values: Sequence[Any] = (), map_columns: int = 0
+                              ) -> tuple[list[tuple[Any, ...]] | None, str | None,
+                                         tuple[Any, ...] | None]:
+    """``tiles_unless_held`` for a statement with ``map_columns`` columns of the map, whose
+    values come third (read every time: None when there is no map)."""
     with prepared.cursor() as cursor:
-        cursor.execute(sql, [held, *values])
+        cursor.execute(sql, [*tile_values, held, *values])
         found = cursor.fetchall()
     if not found:
-        return [], None
-    version = found[0][-1]
-    if found[0][0] is None:  # the token held, or no tiles at all
-        return (None if held is not None and version == held else []), version
-    return [row[:-1] for row in found], version
+        return [], None, None
+    first = found[0]
+    version, tail = first[-1], -1 - map_columns
+    map_values = tuple(first[tail:-1])
+    if first[0] is None:  # the token held, or no tiles at all
+        return (None if held is not None and version == held else []), version, map_values
+    return [row[:tail] for row in found], version, map_values

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from django.db import connection
 
-from campaign import prepared
+from campaign import prepared, tile_versions
 from campaign.bounded import keep
 from campaign.chronicle import Recorder
 from campaign.locking import lock_campaign
@@ -321,6 +321,55 @@ _KINGS_ITEMS_SQL = (f'SELECT {_KING_SELECT}, a."code", i."id", i."name", i."kind
                     f'ORDER BY k."kingdom_id", k."reign", a."id", i."id"')
 
 
+# On PostgreSQL the same reads come through the map's ``tiles_version``
+# (campaign/tile_versions.py): while no tile of the campaign was written since this process
+# read them last, the rows it kept (already in map order) are taken again without being sent.
+# The land's rows are the same as ``_LAND_SQL``'s, the map's width and height read each time.
+_TILE_X_SELECT = ", ".join(f'x."{Tile._meta.get_field(c).column}"' for c in TILE_COLUMNS)
+_LAND_SINCE_SQL = tile_versions.statement(
+    f'{_TILE_X_SELECT}, m."width", m."height"', 'm."campaign_id" = %s',
+    tiles_where='NOT (x."terrain" = %s)', map_columns='m."width", m."height"')
+_HELD_SINCE_SQL = tile_versions.statement(
+    _TILE_X_SELECT, 'm."campaign_id" = %s',
+    tiles_where='COALESCE(x."controller_id", 0) <> 0 AND NOT (x."terrain" = %s)')
+# Each campaign's land and held land as last read here, with the token they were read at.
+_LAND: dict[int, tuple[str, list[tuple[Any, ...]]]] = {}
+_HELD: dict[int, tuple[str, list[tuple[Any, ...]]]] = {}
+_ROWS_KEPT = 32
+
+
+def _land(campaign_id: int) -> tuple[list[tuple[Any, ...]], tuple[int, int]]:
+    """The campaign's land tiles in map order (``_LAND_SQL``'s rows) and the map's size."""
+    if not tile_versions.versioned():
+        rows = _in_map_order(_LAND_SQL, (campaign_id, WATER))
+        return rows, ((rows[0][6], rows[0][7]) if rows else (0, 0))
+    kept = _LAND.get(campaign_id)
+    rows, version, size = tile_versions.tiles_and_map_unless_held(
+        _LAND_SINCE_SQL, [campaign_id], kept[0] if kept is not None else None, [WATER], 2)
+    if rows is None:
+        rows = kept[1]  # type: ignore[index]
+    else:
+        rows.sort()
+        if version is not None:
+            keep(_LAND, _ROWS_KEPT, campaign_id, (version, rows))
+    return rows, ((size[0], size[1]) if rows and size else (0, 0))
+
+
+def _held_land(campaign_id: int) -> list[tuple[Any, ...]]:
+    """The campaign's held land tiles in map order (``_HELD_SQL``'s rows)."""
+    if not tile_versions.versioned():
+        return _in_map_order(_HELD_SQL, (campaign_id, WATER))
+    kept = _HELD.get(campaign_id)
+    rows, version = tile_versions.tiles_unless_held(
+        _HELD_SINCE_SQL, [campaign_id], kept[0] if kept is not None else None, [WATER])
+    if rows is None:
+        return kept[1]  # type: ignore[index]
+    rows.sort()
+    if version is not None:
+        keep(_HELD, _ROWS_KEPT, campaign_id, (version, rows))
+    return rows
+
+
 def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     with prepared.cursor() as cursor:
         cursor.execute(sql, params)
@@ -361,7 +410,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
         rows = sorted((tile_values(t) for t in read_tiles if t.terrain != WATER),
                       key=lambda row: (row[_Q], row[_R]))
     elif held:
-        rows = _in_map_order(_HELD_SQL, (campaign.pk, WATER))
+        rows = _held_land(campaign.pk)
     elif lock:
         tiles = list(Tile.objects.filter(map__campaign=campaign).select_related("map")
                      .order_by("q", "r"))
@@ -370,9 +419,7 @@ def load(campaign: Campaign, *, lock: bool = False, kings: bool = True, crates: 
             campaign.map = tiles[0].map  # type: ignore[misc]
             size = (campaign.map.width, campaign.map.height)
     else:
-        rows = _in_map_order(_LAND_SQL, (campaign.pk, WATER))
-        if rows:
-            size = (rows[0][6], rows[0][7])
+        rows, size = _land(campaign.pk)
     # The kingdoms' query is built only when it is read: compiling it costs as much as a
     # page's own work when the page has already read the kingdoms.
     if lock:
