@@ -19,7 +19,7 @@ from campaign import notes
 from campaign.access import Access
 from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Event, Kingdom, Role, Tile, Visibility
-from campaign.views.pages import _overview_kingdoms
+from campaign.views.pages import counted_kingdoms
 from tests.campaign.conftest import World
 from tests.conftest import MIGHTY_KINGDOMS
 
@@ -179,7 +179,7 @@ def test_overview_counts_follow_each_change(world: World) -> None:
     red = world.red
 
     def counts() -> dict[str, tuple[int, int, int]]:
-        rows = kept_rows(("overview", "kingdoms"), _overview_kingdoms, campaign.pk)
+        rows, _ = counted_kingdoms(campaign)
         assert [k.pk for k in rows] == sorted(k.pk for k in rows)
         return {k.name: (k.n_tiles, k.n_settlements, k.n_armies) for k in rows}
 

@@ -117,12 +117,15 @@ def overview_context(access: Access) -> dict[str, Any]:
     campaign = access.campaign
     if phases.in_setup(campaign):
         return {}
-    return {"mk_standings": standings_context(campaign)}
+    return {"mk_standings": standings_context(campaign, access.memo.get("holdings"))}
 
 
-def standings_context(campaign: Campaign) -> dict[str, Any]:
+def standings_context(campaign: Campaign,
+                      held: Mapping[int, Mapping[str, int]] | None = None) -> dict[str, Any]:
+    """The standings table's context; ``held``: the tiles each kingdom holds, when the page
+    has counted them (``tile_versions.holdings``)."""
     options = mk.MKOptions.from_dict(campaign.options)
-    rows = standings.standings(campaign)
+    rows = standings.standings(campaign, held)
     scoring = standings.SCORING_NAMES.get(options.scoring, "")
     ended = standings.ended(campaign)
     return {

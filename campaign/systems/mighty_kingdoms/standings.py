@@ -11,16 +11,17 @@ whatever the map's size; the ranking itself is the pure ``mk.standings``.
 from __future__ import annotations
 
 import html
-from collections import Counter, defaultdict
+from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import CharField, Count, IntegerField, Q, Sum, Value
+from django.db.models import CharField, IntegerField, Q, Sum, Value
 from django.utils.safestring import SafeString, mark_safe
 
 from battles.models import Army
-from campaign import words
+from campaign import tile_versions, words
 from campaign.kept_sql import kept_values
-from campaign.models import Campaign, Kingdom, Tile
+from campaign.models import Campaign, Kingdom
 from campaign.systems.mighty_kingdoms.rules import campaign as mk
 
 SCORING_NAMES = {
@@ -62,61 +63,60 @@ def army_points(campaign: Campaign) -> dict[int, list[int]]:
 
 
 def _tallied(campaign_id: int) -> Any:
-    """Every row the standings count, in one query (a union, each row marked by what it is):
-    each kingdom (0: its primary key, name, capital, the capital's controller and settlement,
-    its place in the player order), the tiles each holds of each settlement (1: controller,
-    count, settlement) and each army in play with its fixed list's living points (2: kingdom,
-    roster points, listed points, number), as ``army_points`` reads them. The tiles are found
-    through the campaign's kingdoms, the controller's index read for those alone (a tile is only
-    ever held by a kingdom of its own map's campaign), rather than every campaign's held tiles
-    filtered by map."""
+    """Every row the standings count but the tiles, in one query (a union, each row marked by
+    what it is): each kingdom (0: its primary key, name, capital, the capital's controller and
+    settlement, its place in the player order) and each army in play with its fixed list's
+    living points (2: kingdom, roster points, listed points, number), as ``army_points`` reads
+    them. The tiles each kingdom holds of each settlement come apart, counted again only after
+    a tile was written (``tile_versions.holdings``)."""
     text, number = CharField(), IntegerField()
-    blank_text, blank = Value(None, output_field=text), Value(None, output_field=number)
+    blank_text = Value(None, output_field=text)
     kingdoms = Kingdom.objects.filter(campaign_id=campaign_id).order_by().values_list(
         Value(0, output_field=number), "pk", "name", "capital_tile_id",
         "capital_tile__controller_id", "capital_tile__settlement", "order_position")
-    held = (Tile.objects.filter(controller__campaign_id=campaign_id)
-            .order_by().values("controller_id", "settlement").annotate(n=Count("pk"))
-            .values_list(Value(1, output_field=number), "controller_id", blank_text, "n", blank,
-                         "settlement", blank))
     alive = Q(army_list__fixed_at__isnull=False, army_list__units__destroyed_reason="")
     armies = (Army.objects.filter(campaign_id=campaign_id, tile__isnull=False).order_by()
               .annotate(listed=Sum("army_list__units__points", filter=alive))
               .values_list(Value(2, output_field=number), "kingdom_id", blank_text, "points",
                            "listed", blank_text, "number"))
-    return kingdoms.union(held, armies, all=True)
+    return kingdoms.union(armies, all=True)
 
 
-def tallies(campaign: Campaign) -> list[mk.KingdomTally]:
+def tallies(campaign: Campaign,
+            held: Mapping[int, Mapping[str, int]] | None = None) -> list[mk.KingdomTally]:
     """What each kingdom holds now, for ``mk.standings``, in the player order (one query, its
-    text kept, see ``kept_values``; the rows are read each time)."""
+    text kept, see ``kept_values``; the rows are read each time), with the tiles each holds by
+    settlement: ``held`` when the page has counted them (``tile_versions.holdings``), else
+    counted here."""
+    if held is None:
+        held = tile_versions.holdings(campaign.pk)
     kingdoms = []
-    held: dict[int, Counter[str]] = defaultdict(Counter)
     armies: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for kind, pk, name, x, y, text, z in kept_values(("mk", "standings"), _tallied,
                                                      campaign.pk):
         if kind == 0:
             kingdoms.append((z is None, z or 0, name, pk, x, y, text))
-        elif kind == 1:
-            held[pk][text] += x
         else:
             armies[pk].append((z, y or x))  # MK-SETUP-6: living listed points, else roster
     result = []
+    nothing: Mapping[str, int] = {}
     for _, _, name, pk, capital, capital_controller, capital_settlement in sorted(kingdoms):
-        counts = held[pk]
+        counts = held.get(pk, nothing)
         # MK-AMB-8/36: the own capital counts while the kingdom holds it as a city.
         own = bool(capital) and (capital_controller, capital_settlement) == (pk, mk.CITY)
         result.append(mk.KingdomTally(
-            pk, name, tiles=sum(counts.values()), villages=counts[mk.VILLAGE],
-            cities=counts[mk.CITY], fortresses=counts[mk.FORTRESS], own_capital=own,
+            pk, name, tiles=sum(counts.values()), villages=counts.get(mk.VILLAGE, 0),
+            cities=counts.get(mk.CITY, 0), fortresses=counts.get(mk.FORTRESS, 0),
+            own_capital=own,
             army_points=tuple(points for _, points in sorted(armies[pk])),
         ))
     return result
 
 
-def standings(campaign: Campaign) -> tuple[mk.Standing, ...]:
+def standings(campaign: Campaign, held: Mapping[int, Mapping[str, int]] | None = None
+              ) -> tuple[mk.Standing, ...]:
     options = mk.MKOptions.from_dict(campaign.options)
-    return mk.standings(tallies(campaign), options.scoring)
+    return mk.standings(tallies(campaign, held), options.scoring)
 
 
 def table_rows(rows: tuple[mk.Standing, ...], placed: bool, ended: bool) -> SafeString:
