@@ -15,6 +15,10 @@ up the tiles' own row versions (as this did before) read every tile: 2.4 ms for 
 tiles of a 16x map. Other databases have no such triggers here: the callers read their tiles
 as usual there (``versioned`` says which).
 
+The same look at the token comes first in Swords & Stones' reads of its land, and in
+``holdings``, the tiles each kingdom holds by settlement (the overview's counts and Mighty
+Kingdoms' standings), counted again only after a tile was written.
+
 Writing a tile therefore also writes its map's row, after the tile's own lock: see
 docs/architecture.md, "Locking order".
 """

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from campaign import tile_versions
 from campaign.models import Map, Tile
@@ -93,3 +94,34 @@ def test_each_map_has_a_token_of_its_own_and_a_write_changes_its_own_only(world:
     before = _token(here)
     Tile.objects.filter(map=here).update(explored=True)
     assert _token(here) != before and _token(elsewhere) == kept
+
+
+def _counted(campaign_id: int) -> dict[int, dict[str, int]]:
+    counted: dict[int, dict[str, int]] = {}
+    for tile in Tile.objects.filter(map__campaign_id=campaign_id, controller__isnull=False):
+        by = counted.setdefault(tile.controller_id, {})
+        by[tile.settlement] = by.get(tile.settlement, 0) + 1
+    return counted
+
+
+@pytest.mark.system(MIGHTY_KINGDOMS)
+def test_holdings_count_each_kingdoms_tiles_again_only_after_a_tile_was_written(
+        world: World) -> None:
+    campaign = world.campaign
+    tiles = list(Tile.objects.filter(map__campaign=campaign).order_by("pk")[:3])
+    Tile.objects.filter(pk__in=[t.pk for t in tiles]).update(controller=world.red,
+                                                             settlement="")
+    first = tile_versions.holdings(campaign.pk)
+    assert first == _counted(campaign.pk) and first[world.red.pk][""] >= 3
+    with CaptureQueriesContext(connection) as queries:
+        again = tile_versions.holdings(campaign.pk)
+    assert again == first and len(queries) == 1
+    if connection.vendor == "postgresql":
+        assert again is first  # the token held: nothing counted again
+    Tile.objects.filter(pk=tiles[0].pk).update(settlement="city")
+    Tile.objects.filter(pk=tiles[1].pk).update(controller=world.blue)
+    now = tile_versions.holdings(campaign.pk)
+    assert now == _counted(campaign.pk) and now != first
+    assert now[world.red.pk]["city"] >= 1 and now[world.blue.pk][""] >= 1
+    assert tile_versions.holdings(world.elsewhere.pk) == _counted(world.elsewhere.pk)
+    assert tile_versions.holdings(0) == {}
