@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from battles.models import Army
 from campaign import services
 from campaign.access import get_campaign_for, get_kingdom_for
 from campaign.forms import AssignKingdomForm, KingdomForm
@@ -57,6 +58,14 @@ def _tiles_of(kingdom_id: int) -> QuerySet[Tile]:
     return Tile.objects.filter(controller_id=kingdom_id).order_by("label")
 
 
+def _armies_of(kingdom_id: int) -> QuerySet[Army]:
+    """The kingdom's armies in play (taken off for good, an army keeps its row with
+    ``data["removed"]``), with their tiles, by number (one kingdom's: the model's ordering by
+    kingdom would join the kingdoms for nothing)."""
+    return (Army.objects.filter(kingdom_id=kingdom_id).select_related("tile")
+            .exclude(data__has_key="removed").order_by("number"))
+
+
 @login_required
 @require_GET
 def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
@@ -64,11 +73,10 @@ def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
     # A player's own kingdom came with their access (the page a phone opens most).
     kingdom = (access.kingdom if access.kingdom is not None and access.kingdom.pk == kingdom_id
                else get_kingdom_for(access, kingdom_id))
-    # Whole rows, kept in the request's memo with the kingdom's armies (read with their tiles
-    # when first used, by the page or by the system: the query set keeps what it read), so
+    # Whole rows, kept in the request's memo with the kingdom's armies (with their tiles), so
     # that a system's part of the page takes them from there instead of reading them again.
     tiles = kept_rows(("kingdom", "tiles"), _tiles_of, kingdom.pk)
-    armies = kingdom.armies.select_related("tile").exclude(data__has_key="removed")
+    armies = kept_rows(("kingdom", "armies"), _armies_of, kingdom.pk)
     access.memo["kingdom_tiles"] = (kingdom.pk, tiles)
     access.memo["kingdom_armies"] = (kingdom.pk, armies)
     counts = Counter(t.settlement for t in tiles if t.settlement)

@@ -46,10 +46,12 @@ def test_mk_setup_6_army_points_count_living_units_of_fixed_lists_in_one_query(g
     assert points == {red.pk: [320, 450], blue.pk: [380, 500]}
 
 
-def test_mk_amb_20_the_standings_count_every_kingdom_in_one_query(gm: Any) -> None:
-    """The tallies (MK-AMB-20) read in one query: each kingdom in the player order, its tiles
-    by settlement, its own capital while it holds it as a city (MK-AMB-8/36) and its armies'
-    points by number (MK-SETUP-6), a kingdom with nothing counted as nothing."""
+def test_mk_amb_20_the_standings_count_every_kingdom_in_two_queries(gm: Any) -> None:
+    """The tallies (MK-AMB-20) read in two queries: each kingdom in the player order, its own
+    capital while it holds it as a city (MK-AMB-8/36) and its armies' points by number
+    (MK-SETUP-6) in one, its tiles by settlement in the other (``tile_versions.holdings``, which
+    a page that counted them already passes on), a kingdom with nothing counted as nothing."""
+    from campaign import tile_versions
     from campaign.systems.mighty_kingdoms.rules import campaign as mk
     from campaign.systems.mighty_kingdoms.standings import tallies
 
@@ -71,6 +73,10 @@ def test_mk_amb_20_the_standings_count_every_kingdom_in_one_query(gm: Any) -> No
     Army.objects.create(campaign=campaign, kingdom=blue, number=1, tile=None, points=900)
     with CaptureQueriesContext(connection) as queries:
         found = tallies(campaign)
+    assert len(queries) == 2
+    held = tile_versions.holdings(campaign.pk)
+    with CaptureQueriesContext(connection) as queries:
+        assert tallies(campaign, held) == found
     assert len(queries) == 1
     assert found == [
         mk.KingdomTally(blue.pk, "Blue", tiles=2, villages=0, cities=1, fortresses=1,

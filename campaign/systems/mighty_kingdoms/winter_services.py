@@ -26,7 +26,7 @@ from django.db.models import Max
 from battles.models import Army
 from campaign import words
 from campaign.chronicle import Recorder
-from campaign.kept_sql import kept_values
+from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Kingdom
 from campaign.services import ServiceError
 from campaign.systems.mighty_kingdoms.clock import label, note, phase_key
@@ -165,10 +165,20 @@ def gathered(state: MKState) -> bool:
 def purchases_this_winter(state: MKState, kingdom_id: int | None = None) -> list[PurchaseRow]:
     """This winter's purchases, in the order they were made (one kingdom's, with
     ``kingdom_id``)."""
-    found = PurchaseRow.objects.filter(campaign=state.campaign, year=state.campaign.year)
-    if kingdom_id is not None:
-        found = found.filter(kingdom_id=kingdom_id)
-    return list(found.order_by("seq", "pk"))
+    c = state.campaign
+    # The year is part of the kept statement's key, not one of its values: a whole number
+    # that can never be a year stands in for each value while the statement is worked out.
+    year = c.year
+    if kingdom_id is None:
+        return kept_rows(("mk", "purchases", year), lambda pk: _purchases(pk, year), c.pk,
+                         known={"campaign": c})
+    return kept_rows(("mk", "purchases of", year),
+                     lambda pk, of: _purchases(pk, year).filter(kingdom_id=of), c.pk,
+                     kingdom_id, known={"campaign": c})
+
+
+def _purchases(campaign_id: int, year: int) -> Any:
+    return PurchaseRow.objects.filter(campaign_id=campaign_id, year=year).order_by("seq", "pk")
 
 
 def next_purchase_seq(state: MKState) -> int:
