@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from battles.models import Army
@@ -73,10 +74,12 @@ def detail(request: HttpRequest, slug: str, kingdom_id: int) -> HttpResponse:
     # A player's own kingdom came with their access (the page a phone opens most).
     kingdom = (access.kingdom if access.kingdom is not None and access.kingdom.pk == kingdom_id
                else get_kingdom_for(access, kingdom_id))
-    # Whole rows, kept in the request's memo with the kingdom's armies (with their tiles), so
-    # that a system's part of the page takes them from there instead of reading them again.
+    # Whole rows, kept in the request's memo with the kingdom's armies (with their tiles, read
+    # when first used: a system that shows armies of its own never reads these), so that a
+    # system's part of the page takes them from there instead of reading them again.
     tiles = kept_rows(("kingdom", "tiles"), _tiles_of, kingdom.pk)
-    armies = kept_rows(("kingdom", "armies"), _armies_of, kingdom.pk)
+    kingdom_pk = kingdom.pk
+    armies = SimpleLazyObject(lambda: kept_rows(("kingdom", "armies"), _armies_of, kingdom_pk))
     access.memo["kingdom_tiles"] = (kingdom.pk, tiles)
     access.memo["kingdom_armies"] = (kingdom.pk, armies)
     counts = Counter(t.settlement for t in tiles if t.settlement)
