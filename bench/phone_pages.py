@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -58,21 +59,6 @@ def analyze() -> None:
         cursor.execute("ANALYZE")
 
 
-def reference(repeat: int) -> float:
-    """The sign-in page's median time (no query), measured in the same run: on a shared machine
-    the pages' times are best read as multiples of it."""
-    from django.test import Client
-
-    client = Client(HTTP_HOST="127.0.0.1")
-    client.get("/accounts/login/")
-    samples = []
-    for _ in range(repeat * 3):
-        start = time.perf_counter()
-        client.get("/accounts/login/")
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
-
-
 def after_an_event() -> None:
     """Forget what a new chronicle event makes stale: the kept pages (campaign/live.py) and the
     kept map drawings (campaign/views/maps.py), both kept under the campaign's latest event.
@@ -87,15 +73,33 @@ def after_an_event() -> None:
         maps._KEPT.clear()
 
 
-def measure(repeat: int) -> list[tuple[str, str, float, int, float, int]]:
-    """(campaign, page, rendered ms, queries, kept ms, queries) for each demo campaign."""
+def _timed(get: Any, url: str, emptied: bool) -> float:
+    if emptied:
+        after_an_event()
+    start = time.perf_counter()
+    get(url)
+    return (time.perf_counter() - start) * 1000
+
+
+def measure(repeat: int) -> tuple[float, list[tuple[str, str, float, int, float, int]]]:
+    """The sign-in page's median time (no query: on a shared machine the pages' times are best
+    read as multiples of it) and (campaign, page, rendered ms, queries, kept ms, queries) for
+    each demo campaign.
+
+    The asks are taken in turns, one of every page (and of the sign-in page) in each turn,
+    ``repeat`` turns: a shared machine's speed moves from one second to the next (a plain
+    Python loop took 0.30 to 0.69 s within ten seconds), and a page measured all at once
+    could fall wholly in a slow or a quick spell; taken in turns, every page meets the same
+    spells, and the pages can be compared with each other and with the sign-in page."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
     from campaign.models import Campaign, Kingdom
 
-    rows = []
+    sign_in = Client(HTTP_HOST="127.0.0.1")
+    sign_in.get("/accounts/login/")
+    targets = []
     for campaign in Campaign.objects.order_by("pk"):
         kingdom = (Kingdom.objects.filter(campaign=campaign, player__isnull=False)
                    .select_related("player__user").order_by("pk").first())
@@ -107,26 +111,33 @@ def measure(repeat: int) -> list[tuple[str, str, float, int, float, int]]:
         urls = {"play": base + "play/", "kingdom": base + f"kingdoms/{kingdom.pk}/",
                 "map": base + "map/", "overview": base}
         for page in PAGES:
-            url = urls[page]
-            status = client.get(url).status_code
-            assert status == 200, (url, status)
-            figures = []
-            for emptied in (True, False):
-                samples = []
-                for _ in range(repeat):
-                    if emptied:
-                        after_an_event()
-                    start = time.perf_counter()
-                    client.get(url)
-                    samples.append((time.perf_counter() - start) * 1000)
-                if emptied:
-                    after_an_event()
-                with CaptureQueriesContext(connection) as queries:
-                    client.get(url)
-                figures.append((statistics.median(samples), len(queries)))
-            (rendered, n_rendered), (kept, n_kept) = figures
-            rows.append((campaign.slug, page, rendered, n_rendered, kept, n_kept))
-    return rows
+            status = client.get(urls[page]).status_code
+            assert status == 200, (urls[page], status)
+            targets.append((campaign.slug, page, client, urls[page]))
+    reference: list[float] = []
+    times: dict[tuple[int, bool], list[float]] = {}
+    for emptied in (True, False):
+        if not emptied:
+            for _, _, client, url in targets:
+                client.get(url)  # every page kept
+        for _ in range(repeat):
+            reference.append(_timed(sign_in.get, "/accounts/login/", False))
+            for i, (_, _, client, url) in enumerate(targets):
+                times.setdefault((i, emptied), []).append(_timed(client.get, url, emptied))
+    rows = []
+    for i, (slug, page, client, url) in enumerate(targets):
+        counts = []
+        for emptied in (True, False):
+            if emptied:
+                after_an_event()
+            else:
+                client.get(url)
+            with CaptureQueriesContext(connection) as queries:
+                client.get(url)
+            counts.append(len(queries))
+        rows.append((slug, page, statistics.median(times[(i, True)]), counts[0],
+                     statistics.median(times[(i, False)]), counts[1]))
+    return statistics.median(reference), rows
 
 
 def main() -> None:
@@ -154,7 +165,8 @@ def main() -> None:
         call_command("collectstatic", "--noinput", verbosity=0)
         load_demo(None)
         analyze()
-        print(f"PostgreSQL {connection.pg_version}, DEBUG off, median of {args.repeat} asks; "
+        print(f"PostgreSQL {connection.pg_version}, DEBUG off, median of {args.repeat} asks "
+              "taken in turns; "
               "rendered: kept pages and drawings emptied before each ask (the first view after "
               "an event); kept: answered by the page cache")
         print(f"{'size':>4} {'campaign':<24} {'page':<9} {'rendered ms':>11} {'queries':>7} "
@@ -168,9 +180,9 @@ def main() -> None:
                     grow(campaign, size // grown)
                 analyze()
                 grown = size
-            print(f"{size:>3}x sign-in page (reference): {reference(args.repeat):.1f} ms",
-                  flush=True)
-            for slug, page, rendered, n_rendered, kept, n_kept in measure(args.repeat):
+            reference, rows = measure(args.repeat)
+            print(f"{size:>3}x sign-in page (reference): {reference:.1f} ms", flush=True)
+            for slug, page, rendered, n_rendered, kept, n_kept in rows:
                 print(f"{size:>3}x {slug:<24} {page:<9} {rendered:>11.1f} {n_rendered:>7} "
                       f"{kept:>8.1f} {n_kept:>7}", flush=True)
     finally:
