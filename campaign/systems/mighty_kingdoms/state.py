@@ -34,6 +34,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
 from battles.models import Army, Unit
+from campaign import tile_versions
 from campaign.bounded import keep
 from campaign.kept_sql import kept_values
 from campaign.locking import lock_campaign
@@ -840,28 +841,68 @@ def _tiles_at(map_id: int, positions: Iterable[tuple[int, int]]) -> list[TileRec
     if not wanted:
         return []
     columns = tuple((x, tuple(sorted(wanted[x]))) for x in sorted(wanted))
+    if tile_versions.versioned():
+        return _tiles_at_since(map_id, columns)
 
     def query() -> Any:
         name = connection.ops.quote_name
         table = name(Tile._meta.db_table)
-        map_col, q_col, r_col = (f"{table}.{name(Tile._meta.get_field(f).column)}"
-                                 for f in ("map", "q", "r"))
-        parts: list[str] = []
-        for x, rows in columns:
-            column = f"{map_col} = %d AND {q_col} = %d" % (map_id, x)
-            if rows[-1] - rows[0] + 1 == len(rows):
-                parts.append(f"({column} AND {r_col} BETWEEN %d AND %d)" % (rows[0], rows[-1]))
-            else:
-                marks = ", ".join("%d" % y for y in rows)
-                parts.append(f"({column} AND {r_col} IN ({marks}))")
-        where = RawSQL(f"({' OR '.join(parts)})", (), output_field=BooleanField())
-        return Tile.objects.filter(where).order_by().values_list(*REC_FIELDS)
+        where = _at_positions(f"{table}.", map_id, columns)
+        return Tile.objects.filter(RawSQL(where, (), output_field=BooleanField())).order_by(
+        ).values_list(*REC_FIELDS)
 
     # The query's text is kept under the map and the positions it asks for (``kept_values``):
     # a page drawn again while the tokens stand where they stood compiles nothing. The rows
     # come as the database gives them, each made into its record once (``_rec_of``).
     rows = kept_values(("tiles-at", map_id, columns), query, convert=False)
     return [_rec_of(tuple(row)) for row in rows]
+
+
+def _at_positions(prefix: str, map_id: int, columns: tuple[tuple[int, tuple[int, ...]], ...]
+                  ) -> str:
+    """``_tiles_at``'s condition, its columns named after ``prefix`` (a table's name and a dot)
+    and quoted by the database's own rules, its values whole numbers written in."""
+    name = connection.ops.quote_name
+    map_col, q_col, r_col = (f"{prefix}{name(Tile._meta.get_field(f).column)}"
+                             for f in ("map", "q", "r"))
+    parts: list[str] = []
+    for x, rows in columns:
+        column = f"{map_col} = %d AND {q_col} = %d" % (map_id, x)
+        if rows[-1] - rows[0] + 1 == len(rows):
+            parts.append(f"({column} AND {r_col} BETWEEN %d AND %d)" % (rows[0], rows[-1]))
+        else:
+            marks = ", ".join("%d" % y for y in rows)
+            parts.append(f"({column} AND {r_col} IN ({marks}))")
+    return f"({' OR '.join(parts)})"
+
+
+# PostgreSQL: the tiles at some positions, kept under the map and the positions with the map's
+# ``tiles_version`` they were read at (campaign/tile_versions.py): while no tile of the map was
+# written since, the same records come again and the query sends no row (a battle step's
+# hundred tiles: 0.7 ms of PostgreSQL, 0.05 with the token). The statements' texts are kept
+# under the same keys; at most ``_AT_KEPT`` of each, the oldest forgotten first.
+_AT_KEPT = 256
+_AT_SQL: dict[tuple[Any, ...], str] = {}
+_AT: dict[tuple[Any, ...], tuple[str, list[TileRec]]] = {}
+_AT_COLUMNS = ", ".join(f"x.{connection.ops.quote_name(Tile._meta.get_field(f).column)}"
+                        for f in ("id", *REC_FIELDS[1:]))
+
+
+def _tiles_at_since(map_id: int, columns: tuple[tuple[int, tuple[int, ...]], ...]
+                    ) -> list[TileRec]:
+    key = (map_id, columns)
+    sql = _AT_SQL.get(key)
+    if sql is None:
+        sql = keep(_AT_SQL, _AT_KEPT, key, tile_versions.statement(
+            _AT_COLUMNS, "m.id = %d" % map_id, tiles_where=_at_positions("x.", map_id, columns)))
+    kept = _AT.get(key)
+    rows, version = tile_versions.tiles_unless_held(sql, (), kept[0] if kept else None)
+    if rows is None:
+        return list(kept[1])  # type: ignore[index]
+    recs = [_rec_of(tuple(row)) for row in rows]
+    if version is not None:
+        keep(_AT, _AT_KEPT, key, (version, recs))
+    return list(recs)
 
 
 def clock_of(campaign: Campaign) -> mk.Clock:
