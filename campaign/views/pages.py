@@ -6,13 +6,14 @@ from html import escape
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
+from battles.models import Army
 from campaign import notes, notifications, services, tile_versions
 from campaign.access import Access, get_campaign_for
 from campaign.forms import CampaignCreateForm, CampaignSettingsForm
@@ -120,18 +121,18 @@ def _kingdom_rows(campaign: Campaign, kingdoms: list[Kingdom]) -> SafeString:
 
 def _overview_kingdoms(campaign_id: int) -> QuerySet[Kingdom]:
     """The campaign's kingdoms by number, each with its player and its armies in play counted
-    by a join (a campaign's armies are few). Their tiles are counted apart
-    (``tile_versions.holdings``), again only after a tile was written: counted here, a
-    subquery per kingdom ran twice for each kingdom's army (2 ms at 16x)."""
+    by a subquery (named by the campaign too, so that PostgreSQL looks them up by the
+    campaign's index: a grouped join of the kingdoms and their armies took 0.9 ms to run and
+    2 ms to plan at 16x, the subquery 0.4 and 0.3). Their tiles are counted apart
+    (``tile_versions.holdings``), again only after a tile was written."""
+    armies = (Army.objects.filter(kingdom=OuterRef("pk"), campaign_id=OuterRef("campaign_id"))
+              # Armies taken off for good keep their rows (data["removed"]); count those in play.
+              .exclude(data__has_key="removed")
+              .order_by().values("kingdom").annotate(n=Count("pk")).values("n"))
     return (
         Kingdom.objects.filter(campaign_id=campaign_id)
         .select_related("player__user")
-        .annotate(
-            # Armies taken off for good keep their rows (data["removed"]); count those in play.
-            n_armies=Count("armies", filter=~Q(armies__data__has_key="removed"), distinct=True),
-        )
-        # By number, as the grouped count read them (a query with GROUP BY takes no ordering
-        # from the model).
+        .annotate(n_armies=Coalesce(Subquery(armies), 0))
         .order_by("pk")
     )
 
