@@ -17,11 +17,14 @@ the statement is kept, never a row: every call asks the database.
 filter's value); ``key`` names everything else that shapes it, since what is kept under it
 serves every later call. A query the values cannot simply be put into (a value worked into a
 LIKE pattern, say) is built each time. At most ``KEPT_LIMIT`` statements are kept, per
-database; the store is emptied whole when full.
+database; the store is emptied whole when full. On PostgreSQL the query's own constants (the
+same at every call) are written into the kept text, the call's values alone sent as parameters
+(``_constants_written_in``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -126,6 +129,55 @@ def _stand_in(index: int, value: Any) -> Any:
     raise TypeError(f"kept reads take whole numbers and text, not {type(value).__name__}")
 
 
+_PLACE = re.compile(r"%%|%s")
+
+
+def _literal(value: Any) -> str | None:
+    """``value`` as a PostgreSQL literal (standard strings, as Django's connections have
+    them), or None for a value written in no other way than as a parameter. Whole numbers and
+    text include their kinds Django sends (psycopg's ``Int4`` of an ``EXISTS``, a ``TextChoices``
+    member), written as the values they hold."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, str):
+        text = str.__str__(value)
+        if "\x00" not in text:
+            return "'" + text.replace("'", "''") + "'"
+    return None
+
+
+def _constants_written_in(sql: str, slots: list[tuple[bool, Any]]
+                          ) -> tuple[str, list[tuple[bool, Any]]]:
+    """The statement with the query's own constants (the same at every call: a resource's
+    name, an event's visibility, a union's marks) written into its text, and the slots left.
+    Sent as parameters, PostgreSQL planned some statements anew at every ask, as it judges a
+    plan for unknown values of every parameter worse than one for the values at hand (0.5 to
+    0.7 ms of planning for the latest events or the kingdoms with their gold and food, at 16x,
+    for 0.1 to 0.5 ms of running); with the constants written in it keeps one plan."""
+    left: list[tuple[bool, Any]] = []
+    parts: list[str] = []
+    at = 0
+    index = 0
+    for found in _PLACE.finditer(sql):
+        if found.group() == "%%":
+            continue
+        slot = slots[index]
+        index += 1
+        literal = None if slot[0] else _literal(slot[1])
+        if literal is None:
+            left.append(slot)
+            continue
+        parts.append(sql[at:found.start()])
+        parts.append(literal.replace("%", "%%"))
+        at = found.end()
+    if index != len(slots):  # not Django's placeholders after all: left as they were
+        return sql, slots
+    parts.append(sql[at:])
+    return "".join(parts), left
+
+
 def _statement(build: Callable[..., QuerySet], values: Sequence[Any], *,
                instances: bool) -> _Statement | None:
     stand_ins = [_stand_in(i, v) for i, v in enumerate(values)]
@@ -147,6 +199,8 @@ def _statement(build: Callable[..., QuerySet], values: Sequence[Any], *,
             seen.add(index)
     if len(seen) != len(values) or any(str(s) in sql for s in stand_ins):
         return None
+    if connections[queryset.db].vendor == "postgresql":
+        sql, slots = _constants_written_in(sql, slots)
     select = compiler.select
     converters = list(compiler.get_converters(
         [s[0] for s in select[0:compiler.col_count]]).items())

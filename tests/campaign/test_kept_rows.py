@@ -15,7 +15,7 @@ from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 
 from battles.models import Army
-from campaign import notes
+from campaign import kept_sql, notes
 from campaign.access import Access
 from campaign.kept_sql import kept_rows, kept_values
 from campaign.models import Event, Kingdom, Role, Tile, Visibility
@@ -231,3 +231,33 @@ def test_notes_on_show_each_viewer_theirs_whoever_read_first(world: World) -> No
             assert [n.text for n in notes.notes_on(access, tile=tile)] == (
                 ["On a tile."] if gm else [])
             assert notes.notes_on(access) == []
+
+
+def test_a_kept_statements_own_constants_are_written_into_its_text_on_postgresql(
+        world: World) -> None:
+    """The query's own constants (an event's visibility, a union's marks, text holding a quote
+    or a percent sign) are written into the kept text on PostgreSQL, so that it keeps one plan
+    for them; the call's values stay parameters. The rows are the same as Django's."""
+    from campaign.kept_sql import _constants_written_in, _literal
+
+    assert _literal(True) == "true" and _literal(7) == "7" and _literal("it's") == "'it''s'"
+    assert _literal(1.5) is None and _literal("a\x00b") is None
+    sql, slots = _constants_written_in(
+        "SELECT %s, a FROM t WHERE b = %s AND c LIKE '5%%' AND d = %s",
+        [(False, "50% off"), (True, 0), (False, 3)])
+    assert sql == "SELECT '50%% off', a FROM t WHERE b = %s AND c LIKE '5%%' AND d = 3"
+    assert slots == [(True, 0)]
+
+    def build(campaign_id: int) -> object:
+        return (Kingdom.objects.filter(campaign_id=campaign_id)
+                .exclude(name="it's 100% red").exclude(data__has_key="gone").order_by("pk"))
+
+    found = kept_rows(("test", "constants"), build, world.campaign.pk)
+    assert [k.pk for k in found] == [k.pk for k in build(world.campaign.pk)]
+    kept = next(statement for (*_, key), statement in kept_sql._kept.items()
+                if key == ("test", "constants"))
+    if connection.vendor == "postgresql":
+        assert "'it''s 100%% red'" in kept.sql and "'gone'" in kept.sql
+        assert kept.slots == ((True, 0),)
+    else:
+        assert len(kept.slots) == 3
