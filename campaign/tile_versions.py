@@ -15,9 +15,9 @@ up the tiles' own row versions (as this did before) read every tile: 2.4 ms for 
 tiles of a 16x map. Other databases have no such triggers here: the callers read their tiles
 as usual there (``versioned`` says which).
 
-The same look at the token comes first in Swords & Stones' reads of its land, and in
-``holdings``, the tiles each kingdom holds by settlement (the overview's counts and Mighty
-Kingdoms' standings), counted again only after a tile was written.
+``kept_unless_written`` keeps what a caller makes of such a read under the token, made again
+only after a tile was written; ``holdings`` is one: the tiles each kingdom holds by settlement,
+which the overview and a rule system's standings count.
 
 Writing a tile therefore also writes its map's row, after the tile's own lock: see
 docs/architecture.md, "Locking order".
@@ -25,14 +25,16 @@ docs/architecture.md, "Locking order".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Count
 
 from campaign import prepared
 from campaign.bounded import keep
+
+T = TypeVar("T")
 
 
 def versioned() -> bool:
@@ -106,20 +108,34 @@ def holdings(campaign_id: int) -> dict[int, dict[str, int]]:
     from campaign.models import Tile
 
     if not versioned():
-        counted: dict[int, dict[str, int]] = {}
-        for kingdom, settlement, n in (
-                Tile.objects.filter(controller__campaign_id=campaign_id).order_by()
-                .values_list("controller_id", "settlement").annotate(n=Count("pk"))):
-            counted.setdefault(kingdom, {})[settlement] = n
-        return counted
-    kept = _HOLDINGS.get(campaign_id)
-    rows, version = tiles_unless_held(_HOLDINGS_SQL, [campaign_id],
-                                      kept[0] if kept is not None else None)
-    if rows is None:
-        return kept[1]  # type: ignore[index]
-    counted = {}
+        return _counted(list(Tile.objects.filter(controller__campaign_id=campaign_id)
+                             .order_by().values_list("controller_id", "settlement")
+                             .annotate(n=Count("pk"))))
+    return kept_unless_written(_HOLDINGS, _HOLDINGS_KEPT, campaign_id, _HOLDINGS_SQL,
+                               [campaign_id], _counted)
+
+
+def _counted(rows: list[tuple[Any, ...]]) -> dict[int, dict[str, int]]:
+    counted: dict[int, dict[str, int]] = {}
     for kingdom, settlement, n in rows:
         counted.setdefault(kingdom, {})[settlement] = n
-    if version is not None:
-        keep(_HOLDINGS, _HOLDINGS_KEPT, campaign_id, (version, counted))
     return counted
+
+
+def kept_unless_written(store: dict[Any, tuple[str, T]], limit: int, key: Hashable, sql: str,
+                        values: Sequence[Any], make: Callable[[list[tuple[Any, ...]]], T],
+                        tile_values: Sequence[Any] = ()) -> T:
+    """What ``make`` makes of the tiles ``sql`` reads (``statement``, without ``map_columns``;
+    ``values`` and ``tile_values`` as for ``tiles_unless_held``), kept in ``store`` under
+    ``key`` with the map's token (at most ``limit`` keys, the oldest forgotten first): while no
+    tile was written since, the kept result, and the query sends no tile. Callers only read
+    the result (it is shared). PostgreSQL only (``versioned``)."""
+    kept = store.get(key)
+    rows, version = tiles_unless_held(sql, values, kept[0] if kept is not None else None,
+                                      tile_values)
+    if rows is None:
+        return kept[1]  # type: ignore[index]
+    made = make(rows)
+    if version is not None:
+        keep(store, limit, key, (version, made))
+    return made

@@ -895,13 +895,8 @@ def _tiles_at_since(map_id: int, columns: tuple[tuple[int, tuple[int, ...]], ...
     if sql is None:
         sql = keep(_AT_SQL, _AT_KEPT, key, tile_versions.statement(
             _AT_COLUMNS, "m.id = %d" % map_id, tiles_where=_at_positions("x.", map_id, columns)))
-    kept = _AT.get(key)
-    rows, version = tile_versions.tiles_unless_held(sql, (), kept[0] if kept else None)
-    if rows is None:
-        return list(kept[1])  # type: ignore[index]
-    recs = [_rec_of(tuple(row)) for row in rows]
-    if version is not None:
-        keep(_AT, _AT_KEPT, key, (version, recs))
+    recs = tile_versions.kept_unless_written(
+        _AT, _AT_KEPT, key, sql, (), lambda rows: [_rec_of(tuple(row)) for row in rows])
     return list(recs)
 
 

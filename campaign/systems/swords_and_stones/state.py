@@ -359,14 +359,12 @@ def _held_land(campaign_id: int) -> list[tuple[Any, ...]]:
     """The campaign's held land tiles in map order (``_HELD_SQL``'s rows)."""
     if not tile_versions.versioned():
         return _in_map_order(_HELD_SQL, (campaign_id, WATER))
-    kept = _HELD.get(campaign_id)
-    rows, version = tile_versions.tiles_unless_held(
-        _HELD_SINCE_SQL, [campaign_id], kept[0] if kept is not None else None, [WATER])
-    if rows is None:
-        return kept[1]  # type: ignore[index]
+    return tile_versions.kept_unless_written(_HELD, _ROWS_KEPT, campaign_id, _HELD_SINCE_SQL,
+                                             [campaign_id], _sorted, [WATER])
+
+
+def _sorted(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     rows.sort()
-    if version is not None:
-        keep(_HELD, _ROWS_KEPT, campaign_id, (version, rows))
     return rows
 
 
