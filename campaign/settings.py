@@ -125,8 +125,9 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            # Our {% url %} (campaign/templatetags/links.py) keeps each address once worked out.
-            "builtins": ["campaign.templatetags.links"],
+            # Our {% url %} and {% static %} (campaign/templatetags/links.py, assets.py) keep each
+            # address once worked out.
+            "builtins": ["campaign.templatetags.links", "campaign.templatetags.assets"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

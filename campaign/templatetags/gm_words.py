@@ -10,7 +10,8 @@ from typing import Any
 
 from django import template
 from django.template.base import render_value_in_context
-from django.template.defaultfilters import date, linebreaks_filter
+from django.template.defaultfilters import linebreaks_filter
+from django.utils.dates import MONTHS_3
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 
@@ -38,6 +39,15 @@ def entry_for(entries: dict[int, Any], event_id: int) -> Any:
 
 
 _NONE = object()  # what a template variable that does not resolve stands for
+
+
+def _stamp(moment: Any, year: bool) -> str:
+    """``moment|date:"j M Y H:i"`` (``"j M H:i"`` without ``year``), as Django's ``date`` filter
+    writes it (the month's short name translated, as its ``M`` does), without the filter's
+    format lookup: 50 microseconds a time, two for each event of a list."""
+    month = str(MONTHS_3[moment.month]).title()
+    when = f"{moment.year:04d} " if year else ""
+    return f"{moment.day} {month} {when}{moment.hour:02d}:{moment.minute:02d}"
 
 
 def _part(value: Any, name: str) -> Any:
@@ -68,8 +78,8 @@ def event_items(context: template.Context, events: Any) -> SafeString:
     def show(value: Any) -> str:
         return "" if value is _NONE else render_value_in_context(value, context)
 
-    def when(value: Any, fmt: str) -> str:
-        return show(date(template_localtime(value, context.use_tz), fmt))
+    def when(value: Any, year: bool) -> str:
+        return show(_stamp(template_localtime(value, context.use_tz), year))
 
     access = context.get("access")
     is_gm = bool(getattr(access, "is_gm", False))
@@ -82,7 +92,7 @@ def event_items(context: template.Context, events: Any) -> SafeString:
         out.append(f'\n  <li id="event-{seq}" class="{"undone" if e.undone_at else ""}'
                    f'{" story" if entry else ""}">\n'
                    f'    <small class="muted">#{seq} · {show(e.clock_label())} · '
-                   f'{when(e.created_at, "j M Y H:i")}')
+                   f'{when(e.created_at, True)}')
         if e.actor:
             out.append(f" · {show(e.actor.get_username())}")
         if e.visibility != "public":
@@ -120,7 +130,7 @@ def event_items(context: template.Context, events: Any) -> SafeString:
             out.append("</span>")
         out.append("\n    ")
         if e.undone_at:
-            out.append(f'<small class="muted">undone {when(e.undone_at, "j M H:i")}</small>')
+            out.append(f'<small class="muted">undone {when(e.undone_at, False)}</small>')
         out.append("\n  </li>\n  ")
     out.append("\n</ol>\n")
     return mark_safe("".join(out))  # every value above escaped by show()
