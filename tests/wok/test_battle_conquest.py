@@ -197,6 +197,26 @@ def test_wok_battle_2_defender_withdraws_ready_into_own_neighbour() -> None:
         bt.defender_withdraw(tired, "B", "b1", "C")
 
 
+def test_wok_v06_20_forced_march_lets_an_unready_defender_withdraw() -> None:
+    """WOK-V06-20, WOK-BATTLE-2: under v0.6's ruling the unready b1 withdraws into Blue's C by
+    Forced March and stays unready; still never into Red's A. Without the ruling (v1.01, the
+    default) Forced March does not help; a ready army needs no card."""
+    tired = field().with_army(replace(field().army("b1"), ready=False))
+    v06 = v06_options()
+    assert v06.forced_march_withdraw is True and Options().forced_march_withdraw is False
+    moved = bt.defender_withdraw(tired, "B", "b1", "C", forced_march=True, options=v06)
+    assert (moved.army("b1").territory, moved.army("b1").ready,
+            moved.army("b1").damage) == ("C", False, 0)
+    with pytest.raises(RuleViolation, match="WOK-BATTLE-2: b1 can withdraw only"):
+        bt.defender_withdraw(tired, "B", "b1", "A", forced_march=True, options=v06)
+    with pytest.raises(RuleViolation, match="unless Forced March is played"):
+        bt.defender_withdraw(tired, "B", "b1", "C", options=v06)
+    with pytest.raises(RuleViolation, match="WOK-V06-20: this campaign does not play"):
+        bt.defender_withdraw(tired, "B", "b1", "C", forced_march=True)
+    with pytest.raises(RuleViolation, match="WOK-V06-20: b1 is ready"):
+        bt.defender_withdraw(field(), "B", "b1", "C", forced_march=True, options=v06)
+
+
 def test_wok_battle_4_and_mil_3_everyone_withdrew_no_militia() -> None:
     """WOK-BATTLE-4, WOK-MIL-3: once every defender has withdrawn, the lone town raises no
     militia and the attacker conquers."""

@@ -342,6 +342,54 @@ def test_wok_mal_9_the_left_hand_player_withdraws_for_the_malador(game: Game) ->
     assert not state.army(marauder.id).ready
 
 
+def test_wok_v06_20_an_unready_defender_withdraws_by_forced_march(game: Game) -> None:
+    """WOK-V06-20, WOK-MAL-9, WOK-BATTLE-4: the Marauders Red attacks are unready (placed by a
+    card). Under v1.01 they may not withdraw, Forced March or not; once the campaign plays
+    v0.6's ruling, Blue (to Red's left) is offered Forced March on the turn page and withdraws
+    them with it. Every defender gone, Red takes the territory; undo restores every row."""
+    from django.urls import reverse
+
+    from campaign.chronicle import Recorder
+
+    _to(game, wb.MOVEMENT)
+    target = _marauders_next_to_red(game)
+    state = game.loaded().state
+    marauder = state.armies_in(target, wb.MALADOR)[0]
+    assert not marauder.ready
+    services.move(game.campaign, game.gm, 1, target)
+    _to(game, wb.BATTLE_RESOLUTION)
+    retreat = sorted(t for t in state.map.neighbours(target)
+                     if state.ctrl(t) is None and state.map.territory(t).playable)[0]
+    services.edit_territory(game.campaign, game.gm, retreat, {"malador": True})
+    number = Battle.objects.get(campaign=game.campaign).number
+    url = reverse("wok:withdraw", args=[game.campaign.slug])
+    data = {"battle": number, "army": marauder.id[1:], "to": retreat, "forced_march": "on"}
+    blue = game.client(game.players["Blue"])
+    turn = f"/c/{game.campaign.slug}/play/"
+    assert "Play Forced March and withdraw" not in blue.get(turn).content.decode()
+    before = dump(game.campaign)
+    refused = blue.post(url, data)
+    assert refused.status_code == 409 and "WOK-V06-20" in refused.content.decode()
+    plain = blue.post(url, {**data, "forced_march": ""})
+    assert plain.status_code == 409 and "unready and must wage battle" in plain.content.decode()
+    assert dump(game.campaign) == before
+    with Recorder(game.campaign, game.gm, "test.options", "v0.6 ruling for the test") as rec:
+        rec.update(game.campaign, options={**game.campaign.options,
+                                           "forced_march_withdraw": True})
+    page = blue.get(turn).content.decode()
+    assert "Play Forced March and withdraw (WOK-V06-20)" in page
+    before = dump(game.campaign)
+    assert blue.post(url, data).status_code == 302
+    state = game.loaded().state
+    assert state.army(marauder.id).territory == retreat and not state.army(marauder.id).ready
+    assert state.ctrl(target) == "Red"
+    event = game.campaign.events.order_by("-seq").first()
+    assert event.summary.startswith(f"Army {marauder.id[1:]} withdraws from {target} to "
+                                    f"{retreat} by Forced March (WOK-V06-20).")
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == before
+
+
 def test_wok_amb_8_explorers_may_pull_back_before_any_round(game: Game) -> None:
     """WOK-AMB-8: explorers who find a walled Maladorian village with two Marauder armies may
     withdraw at once, unready, to where they came from; the territory stays the Malador's."""

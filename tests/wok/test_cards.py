@@ -547,12 +547,18 @@ def test_wok_battle_5_the_battle_reference_prints_this_games_dice(game: Game) ->
     text = page.content.decode()
     assert page.status_code == 200
     assert "<td>8 warhammer</td>" in text
+    assert "WOK-V06-20" not in text
     assert "<td>3 flail, 2 shield, 1 warhammer, 2 blank</td>" in text
     assert ('<tr><td>town</td><td class="num">1</td><td class="num">2</td>'
             '<td class="num">3</td><td>fortress</td><td class="num">2</td></tr>') in text
     assert ('<tr><td>city</td><td class="num">9</td><td class="num">5</td><td class="num">5'
             '</td><td class="num">6</td><td class="num">2</td></tr>') in text
     assert "flail reads row 2." in text
+    # WOK-V06-20: with the v0.6 ruling chosen, the sheet says an unready defender may withdraw.
+    _set_up(game, options={**game.campaign.options, "forced_march_withdraw": True})
+    text = client.get(f"/c/{game.campaign.slug}/print/wok-battle-reference/").content.decode()
+    assert ("an unready defender may withdraw the same way by playing Forced March "
+            '<span class="rule">WOK-V06-20</span>') in text
     pdf = client.get(f"/c/{game.campaign.slug}/print/wok-battle-reference/pdf/?paper=letter")
     data = b"".join(pdf.streaming_content) if pdf.streaming else pdf.content
     assert pdf.status_code == 200 and data.startswith(b"%PDF")

@@ -50,7 +50,7 @@ def test_v06_preset_changes_exactly_the_preview_numbers() -> None:
     assert changed == {"merchant_ap", "warlord_ap", "prices", "militia", "raze_loot", "plague",
                        "exploration", "fort_dice_on_counterattack", "foreign_upgrades",
                        "malador_towns", "event_card_trading", "resupply_needs_controlled_chain",
-                       "rebellion_to"}
+                       "rebellion_to", "forced_march_withdraw"}
 
 
 def test_wok_v06_1_components() -> None:

@@ -215,9 +215,10 @@ def fight(campaign: Campaign, user: Any, number: int, rolls: Rolls | None = None
 
 
 def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = "",
-             acting: str | None = None) -> Event:
+             acting: str | None = None, forced_march: bool = False) -> Event:
     """WOK-BATTLE-2, WOK-BATTLE-4, WOK-BATTLE-11: a defending army withdraws to a neighbouring
-    territory of its side (ready armies only); or, after a round with both sides standing, the
+    territory of its side (ready armies only, or an unready one by Forced March where the
+    campaign plays v0.6's ruling, WOK-V06-20); or, after a round with both sides standing, the
     attacker pulls every remaining army back where it came from. If every defending army has
     gone, the attacker takes the territory without a militia. ``acting`` is the player's
     kingdom (None for a GM): the attacker decides for its armies, a defender for its own, and
@@ -248,6 +249,9 @@ def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = ""
                                       "Malador, WOK-MAL-9)." if side == wb.MALADOR else "."))
         try:
             if ident in attackers:
+                if forced_march:
+                    raise ServiceError("WOK-V06-20: Forced March lets a defending army "
+                                       "withdraw; attackers pull back without it.")
                 fought = bool(data.get("rounds"))
                 if not (fought and data["rounds"][-1]["outcome"] == "continue") and not (
                         data.get("explored") and not data.get("ambush") and not fought):
@@ -260,8 +264,10 @@ def withdraw(campaign: Campaign, user: Any, number: int, army: int, to: str = ""
             else:
                 if to not in loaded.tiles:
                     raise ServiceError(f"There is no territory {to} on this board.")
-                new = defender_withdraw(state, here, ident, to)
-                summary = f"Army {army} withdraws from {here} to {to} (WOK-BATTLE-2)."
+                new = defender_withdraw(state, here, ident, to, forced_march, loaded.options)
+                summary = (f"Army {army} withdraws from {here} to {to} by Forced March "
+                           "(WOK-V06-20)." if forced_march else
+                           f"Army {army} withdraws from {here} to {to} (WOK-BATTLE-2).")
                 holder = state.ctrl(here)
                 if attackers and not new.armies_in(here, holder):
                     owner = state.army(attackers[0]).owner

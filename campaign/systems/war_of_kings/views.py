@@ -585,14 +585,15 @@ def fight(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
-    """WOK-BATTLE-2, WOK-BATTLE-11: a defending army withdraws, or the attackers pull back."""
+    """WOK-BATTLE-2, WOK-BATTLE-11: a defending army withdraws (an unready one by Forced March,
+    WOK-V06-20), or the attackers pull back."""
     access = wok_access(request, slug)
     if not access.is_gm and access.kingdom is None:
         raise PermissionDenied("You have no kingdom in this campaign.")
     acting = None if access.is_gm else access.kingdom.name  # type: ignore[union-attr]
     return _run(request, access, lambda: battles.withdraw(
         access.campaign, request.user, _number(request, "battle"), _number(request, "army"),
-        _text(request, "to"), acting))
+        _text(request, "to"), acting, forced_march=request.POST.get("forced_march") == "on"))
 
 
 @login_required
@@ -677,6 +678,7 @@ def turn_context(loaded: st.Loaded, access: Access) -> dict[str, Any]:
     # WOK-MAL-9: the player to the active player's left decides and rolls for the Malador.
     context["malador_decider"] = loaded.kingdom(malador_decider(state))
     context["explore_faces"] = loaded.options.explore_faces_known
+    context["forced_withdraw"] = loaded.options.forced_march_withdraw
     battles_ = kept_rows(("wok.pending_battles",), _pending_battles, loaded.campaign.pk)
     labels = {t.pk: code for code, t in loaded.tiles.items()} if battles_ else {}
     rows = []

@@ -283,14 +283,26 @@ def fight_round(state: GameState, territory: str, attackers: Sequence[str], roll
                        to_attackers, removed, militia_damage, outcome)
 
 
-def defender_withdraw(state: GameState, territory: str, army_id: str, to: str) -> GameState:
+def defender_withdraw(state: GameState, territory: str, army_id: str, to: str,
+                      forced_march: bool = False, options: Options = DEFAULTS) -> GameState:
     """WOK-BATTLE-2, WOK-ARMY-5: a ready defending army may withdraw into an adjacent territory
-    its side controls, and becomes unready (so it cannot withdraw again)."""
+    its side controls, and becomes unready (so it cannot withdraw again). WOK-V06-20: where the
+    campaign plays v0.6's ruling (``options.forced_march_withdraw``), an unready defending army
+    may withdraw the same way by Forced March (``forced_march``: the card is played); a ready
+    one needs no card."""
     army = state.army(army_id)
     if army.territory != territory:
         raise RuleViolation(f"WOK-BATTLE-2: {army_id} is not defending {territory}.")
-    if not army.ready:
-        raise RuleViolation(f"WOK-BATTLE-2: {army_id} is unready and must wage battle.")
+    if forced_march and not options.forced_march_withdraw:
+        raise RuleViolation("WOK-V06-20: this campaign does not play v0.6's ruling that Forced "
+                            "March lets an unready army withdraw.")
+    if forced_march and army.ready:
+        raise RuleViolation(f"WOK-V06-20: {army_id} is ready and withdraws without Forced "
+                            "March.")
+    if not army.ready and not forced_march:
+        raise RuleViolation(f"WOK-BATTLE-2: {army_id} is unready and must wage battle"
+                            + (" unless Forced March is played (WOK-V06-20)."
+                               if options.forced_march_withdraw else "."))
     if not state.map.adjacent(territory, to) or state.ctrl(to) != army.owner:
         raise RuleViolation(f"WOK-BATTLE-2: {army_id} can withdraw only into a neighbouring "
                             f"territory {army.owner} controls; {to} is not one.")

@@ -50,6 +50,8 @@ class Options:
     * ``event_card_trading``: v1.01 allows it (WOK-AMB-26, WOK-V06-14).
     * ``resupply_needs_controlled_chain``: v0.6 asks only for a road link (WOK-V06-16).
     * ``rebellion_to``: the settlement's culture (WOK-AMB-21) or the Malador (WOK-V06-19).
+    * ``forced_march_withdraw``: v0.6's FAQ lets a defending army that has moved (unready)
+      withdraw by playing Forced March (WOK-V06-20); v1.01 has no such ruling.
     * ``eliminated_territories``: ``malador`` or ``uncontrolled`` (WOK-AMB-19).
     * ``red_*`` / ``blue_*`` / ``purple_*`` / ``grey_shields``: how many faces of each battle
       die carry each symbol, the rest blank, for the app's simulated rolls (WOK-AMB-14; the
@@ -79,6 +81,7 @@ class Options:
     event_card_trading: bool = True
     resupply_needs_controlled_chain: bool = True
     rebellion_to: str = TO_CULTURE
+    forced_march_withdraw: bool = False
     eliminated_territories: str = TO_MALADOR
     red_warhammers: int = 3
     red_shields: int = 2
@@ -150,13 +153,14 @@ DEFAULTS = Options()
 def v06_options(base: Options = DEFAULTS) -> Options:
     """The v0.6 preview wherever its numbers or permissions differ (WOK-V06-2, WOK-V06-3, WOK-V06-6,
     WOK-V06-7, WOK-V06-8, WOK-V06-10, WOK-V06-11, WOK-V06-12, WOK-V06-13, WOK-V06-14,
-    WOK-V06-16, WOK-V06-19). The piece caps stay as configured: v0.6's 28/28/14 pieces
+    WOK-V06-16, WOK-V06-19, WOK-V06-20). The piece caps stay as configured: v0.6's 28/28/14 pieces
     (WOK-V06-1) have no stated split per colour."""
     return replace(
         base, merchant_ap=2, warlord_ap=2, prices=V06, militia=V06, raze_loot=V06, plague=V06,
         exploration=V06,
         fort_dice_on_counterattack=True, foreign_upgrades=True, malador_towns=True,
         event_card_trading=False, resupply_needs_controlled_chain=False, rebellion_to=TO_MALADOR,
+        forced_march_withdraw=True,
     )
 
 
@@ -215,6 +219,10 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("rebellion_to", "A rebelling settlement goes to", "choice", TO_CULTURE,
                rule_id="WOK-AMB-21",
                choices=((TO_CULTURE, "The kingdom of its culture"), (TO_MALADOR, "The Malador"))),
+    OptionSpec("forced_march_withdraw", "An unready defender may withdraw by Forced March",
+               "bool", False, rule_id="WOK-V06-20",
+               help="A ruling of the v0.6 preview's FAQ: playing Forced March lets a defending "
+                    "army that has moved withdraw all the same."),
     OptionSpec("eliminated_territories", "An eliminated player's territories", "choice",
                TO_MALADOR, rule_id="WOK-AMB-19",
                choices=((TO_MALADOR, "Pass to the Malador"),
