@@ -480,11 +480,16 @@ def test_wok_event_4_and_amb_26_trading_event_cards() -> None:
         arm.trade_event_card({"Red": 2}, "Blue", "Red")
 
 
-def test_wok_event_5_resource_card_units_lost_if_unused() -> None:
-    """WOK-EVENT-5: a 3-unit card used for 1 and 1 wastes 1; asking for 4 is refused."""
-    assert arm.spend_card_units(3, [1, 1]) == 1
+def test_wok_event_5_resource_card_units_spread_over_purchases() -> None:
+    """WOK-EVENT-5 (FAQ 1): a 3-unit card towards a price asking 1 gives 1 and keeps 2; the 2
+    then pay 2 of a price asking 4, the earlier card first, a later 3-unit card the other 2 (1
+    kept); a price asking none takes nothing. Negative figures are refused."""
+    assert arm.spread_card_units(1, [3]) == (1, (2,))
+    assert arm.spread_card_units(4, [2, 3]) == (4, (0, 1))
+    assert arm.spread_card_units(0, [3]) == (0, (3,))
+    assert arm.spread_card_units(2, []) == (0, ())
     with pytest.raises(RuleViolation, match="WOK-EVENT-5"):
-        arm.spend_card_units(3, [2, 2])
+        arm.spread_card_units(-1, [3])
 
 
 def test_wok_v06_21_preview_card_titles_as_ideas() -> None:

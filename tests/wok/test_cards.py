@@ -468,12 +468,15 @@ def test_wok_amb_7_a_bonus_die_symbol_reads_its_configured_row(game: Game) -> No
 
 # --- a resource card towards a purchase (FAQ 1) ------------------------------------------------
 
-def test_wok_event_5_a_resource_card_pays_part_of_a_price(game: Game) -> None:
-    """WOK-EVENT-5 (FAQ 1), WOK-COST-1: "Great Grains" gives 3 wheat towards a road (3 gold, 2
-    timber, 1 wheat): 1 unit is used and 2 are lost, so Red's wheat does not change while its
-    gold drops by 3 and timber by 2; the ledger shows the card's unit coming in and the price
-    going out. Through the build form, 3 cattle from a card pay 3 of a town's 4 cattle. A card
-    of 4 units is refused. Undo is exact."""
+def test_wok_event_5_a_resource_card_is_spread_over_purchases(game: Game) -> None:
+    """WOK-EVENT-5 (FAQ 1), WOK-COST-1: "Great Grains" gives 3 wheat. A road (3 gold, 2
+    timber, 1 wheat) takes 1: Red's wheat does not change, its gold drops by 3 and timber by 2,
+    the ledger shows the card's unit coming in and the price going out, and 2 wheat stay Red's
+    for this Construction Phase (shown on the build card, never in the stockpile). Closing
+    construction loses them; undone, they are back. A town (6 gold, 4 timber, 4 wheat, 4
+    cattle, 1 stone) built through the form with "Bountiful Bovine" (3 cattle) takes the 2
+    wheat left first and 3 cattle from the new card: Red pays 2 wheat and 1 cattle of its own,
+    and nothing is left. A card of 4 units is refused. Each step undoes exactly."""
     from campaign.systems.war_of_kings.rules import construction
 
     _to(game, wb.CONSTRUCTION)
@@ -495,19 +498,65 @@ def test_wok_event_5_a_resource_card_pays_part_of_a_price(game: Game) -> None:
                    .order_by("-pk").values_list("amount", "rule_id")[:2])
     assert lines == [(-1, "WOK-COST-1"), (1, "WOK-EVENT-5")]
     event = game.campaign.events.latest("pk")
-    assert "Great Grains pays 1 wheat; 2 unused units lost (WOK-EVENT-5)." in event.summary
+    assert event.summary.endswith(
+        "Great Grains pays 1 wheat; 2 wheat of Great Grains left for other purchases this "
+        "Construction Phase (WOK-EVENT-5).")
+    game.campaign.refresh_from_db()
+    assert game.campaign.state["card_left"] == {
+        "Red": [{"card": "Great Grains", "resource": "wheat", "units": 2}]}
     assert check_balances(red) == {}
+    page = game.client(game.players["Red"]).get(f"/c/{game.campaign.slug}/play/")
+    assert ("Still to spend from resource cards: 2 wheat of Great Grains."
+            in page.content.decode())
+    # Construction closes with the 2 wheat unspent: they are lost, the stockpile unchanged.
+    kept = dump(game.campaign)
+    services.advance(game.campaign, game.gm)
+    closed = game.campaign.events.latest("pk")
+    assert ("Unspent card units are lost (WOK-EVENT-5): Red 2 wheat of Great Grains."
+            in closed.summary)
+    game.campaign.refresh_from_db()
+    assert game.campaign.state["card_left"] == {}
+    assert game.loaded().state.stock("Red") == after
     undo_latest(game.campaign, game.gm)
-    assert dump(game.campaign) == before
+    assert dump(game.campaign) == kept
+    # The town, through the build form: the wheat left pays first, then the new card's cattle.
     front = red.data["front"]
-    cattle = game.loaded().state.stock("Red").cattle
+    mine = game.loaded().state.stock("Red")
     response = game.client(game.players["Red"]).post(
         reverse("wok:build", args=[game.campaign.slug]),
         {"step": f"town|{front}", "card": "Bountiful Bovine", "card_units": "3",
          "card_resource": "cattle"})
     assert response.status_code == 302
     state = game.loaded().state
-    assert state.lvl(front) == wb.TOWN and state.stock("Red").cattle == cattle - 1
+    assert state.lvl(front) == wb.TOWN
+    assert (state.stock("Red").wheat, state.stock("Red").cattle) == (mine.wheat - 2,
+                                                                       mine.cattle - 1)
+    assert game.campaign.events.latest("pk").summary.endswith(
+        "Great Grains pays 2 wheat; Bountiful Bovine pays 3 cattle (WOK-EVENT-5).")
+    game.campaign.refresh_from_db()
+    assert game.campaign.state["card_left"] == {}
+    assert check_balances(red) == {}
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == kept
+    undo_latest(game.campaign, game.gm)
+    assert dump(game.campaign) == before
+
+
+@pytest.mark.parametrize("left", [["Red"], {"Red": "3 wheat"},
+                                  {"Red": [{"card": 7, "resource": "wheat", "units": 2},
+                                           {"card": "X", "resource": "gold", "units": 2},
+                                           {"card": "Y", "resource": "wheat", "units": -1}]}])
+def test_wok_event_5_card_units_left_in_a_bad_file_are_ignored(game: Game, left: Any) -> None:
+    """WOK-EVENT-5: units left of resource cards, as a campaign file may bring them mangled
+    (not a table by kingdom, not a list, a card without a name, gold, fewer than 1 unit), are
+    not spent: the Play page shows none and closing construction loses none."""
+    _to(game, wb.CONSTRUCTION)
+    with Recorder(game.campaign, game.gm, "test.left", "mangled card units") as rec:
+        rec.update(game.campaign, state={**game.campaign.state, "card_left": left})
+    page = game.client(game.players["Red"]).get(f"/c/{game.campaign.slug}/play/")
+    assert page.status_code == 200 and "Still to spend" not in page.content.decode()
+    services.advance(game.campaign, game.gm)
+    assert "Unspent card units" not in game.campaign.events.latest("pk").summary
 
 
 def test_wok_mal_4_forced_march_moves_an_unready_marauder_army(game: Game) -> None:

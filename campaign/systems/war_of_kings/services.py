@@ -201,6 +201,16 @@ def advance(campaign: Campaign, user: Any, dice: Sequence[str] | None = None,
             new = turns.advance(turns.advance(state))
             summary = (f"Construction closed; ledgers are up to date. {new.active}'s turn "
                        "begins.")
+            # WOK-EVENT-5 (FAQ 1): what resource cards gave beyond this phase's purchases is
+            # lost, never stockpiled.
+            unspent = [(who, entry) for who in state.kingdoms
+                       for entry in cards_left(run, who)]
+            if unspent:
+                summary += " Unspent card units are lost (WOK-EVENT-5): " + "; ".join(
+                    f"{who} {_units(e['units'], e['resource'])} of {e['card']}"
+                    for who, e in unspent) + "."
+            if run.get(CARD_LEFT):
+                run[CARD_LEFT] = {}
         elif phase == wb.END_OF_ROUND:
             from campaign.systems.war_of_kings.rules.conquest import eliminate, is_eliminated
 
@@ -283,50 +293,90 @@ def settle(campaign: Campaign, user: Any, kingdom: Kingdom, provision: Sequence[
 
 @dataclass(frozen=True)
 class CardUnits:
-    """A resource card played towards one purchase (WOK-EVENT-5, FAQ 1): its name, the
-    resource and how many units of it the card gives (up to 3)."""
+    """A resource card played towards a purchase (WOK-EVENT-5, FAQ 1): its name, the resource
+    and how many units of it the card gives (up to 3)."""
 
     card: str
     resource: str
     units: int
 
 
-def _with_card(loaded: st.Loaded, name: str, item: str, card: CardUnits | None
-               ) -> tuple[wb.GameState, int, int]:
-    """The state with the card's units put towards ``item`` (only what the price asks for), the
-    units used and the units lost (WOK-EVENT-5, FAQ 1: never stockpiled)."""
-    from campaign.systems.war_of_kings.rules.armies import spend_card_units
+#: The running state's key for the units of resource cards a kingdom has played this
+#: Construction Phase and not yet spent: ``{kingdom name: [{"card", "resource", "units"}]}``
+#: (by name, as the support already settled is: a campaign file keeps names as they are).
+CARD_LEFT = "card_left"
 
-    if card is None:
-        return loaded.state, 0, 0
-    if not card.card.strip() or len(card.card) > 60:
-        raise ServiceError("WOK-EVENT-5: name the card played towards the purchase.")
-    if card.resource not in wb.RESOURCES or not 1 <= card.units <= 3:
-        raise ServiceError("WOK-EVENT-5: a resource card gives 1 to 3 units of one resource.")
+
+def cards_left(run: Mapping[str, Any], name: str) -> list[dict[str, Any]]:
+    """The units of the kingdom's resource cards still to spend this Construction Phase, the
+    card played first first (WOK-EVENT-5, FAQ 1)."""
+    every = run.get(CARD_LEFT)
+    entries = every.get(name) if isinstance(every, dict) else None
+    if not isinstance(entries, list):
+        return []
+    return [dict(entry) for entry in entries if isinstance(entry, dict)
+            and isinstance(entry.get("card"), str) and entry.get("resource") in wb.RESOURCES
+            and isinstance(entry.get("units"), int) and entry["units"] > 0]
+
+
+def _with_card(loaded: st.Loaded, name: str, item: str, card: CardUnits | None
+               ) -> tuple[wb.GameState, list[tuple[str, str, int]], list[dict[str, Any]]]:
+    """The state with the units of the kingdom's resource cards put towards ``item``: those left
+    from cards played earlier this Construction Phase, then ``card``, each giving only what the
+    price asks for (WOK-EVENT-5, FAQ 1: a card may be spread over several purchases, and its
+    units never go into the stockpile). Returns that state, each card's units taken (card,
+    resource, units) and what the cards keep for later purchases this phase."""
+    from campaign.systems.war_of_kings.rules.armies import spread_card_units
+
+    entries = cards_left(loaded.campaign.state or {}, name)
+    if card is not None:
+        if not card.card.strip() or len(card.card) > 60:
+            raise ServiceError("WOK-EVENT-5: name the card played towards the purchase.")
+        if card.resource not in wb.RESOURCES or not 1 <= card.units <= 3:
+            raise ServiceError("WOK-EVENT-5: a resource card gives 1 to 3 units of one "
+                               "resource.")
+        entries.append({"card": card.card.strip(), "resource": card.resource,
+                        "units": card.units})
+    if not entries:
+        return loaded.state, [], []
     cost = construction.price(item, loaded.options)
-    used = min(card.units, cost.amount(card.resource))
-    try:
-        lost = spend_card_units(card.units, [used])
-    except wb.RuleViolation as exc:
-        raise _refuse(exc) from None
+    taken: list[tuple[str, str, int]] = []
     state = loaded.state
     stock = state.stock(name)
-    boosted = replace(stock, **{card.resource: stock.amount(card.resource) + used})
-    return state.with_stock(name, boosted), used, lost
+    for resource in wb.RESOURCES:
+        mine = [entry for entry in entries if entry["resource"] == resource]
+        if not mine:
+            continue
+        try:
+            used, keeps = spread_card_units(cost.amount(resource), [e["units"] for e in mine])
+        except wb.RuleViolation as exc:
+            raise _refuse(exc) from None
+        for entry, kept in zip(mine, keeps, strict=True):
+            if entry["units"] != kept:
+                taken.append((entry["card"], resource, entry["units"] - kept))
+                entry["units"] = kept
+        stock = replace(stock, **{resource: stock.amount(resource) + used})
+    return state.with_stock(name, stock), taken, [e for e in entries if e["units"]]
+
+
+def _units(n: int, resource: str) -> str:
+    return f"{n} {resource}"
 
 
 def build(campaign: Campaign, user: Any, kingdom: Kingdom, item: str, where: str,
           card: CardUnits | None = None) -> Event:
     """WOK-COST-1, WOK-COST-3 and every legality rule of construction: pay Table 4 and place the
     piece at once (WOK-TURN-2 step 4). ``where`` is a territory, or for a road ``"A|B"``. With
-    ``card`` a resource card pays part of the price: only the units the price asks for are
-    used, the rest are lost and never stockpiled (WOK-EVENT-5, FAQ 1); the ledger shows the
-    card's units coming in and the whole price going out."""
+    ``card`` a resource card pays part of the price. A card's units go first to what the price
+    asks for; what it gives beyond that stays the kingdom's for its later purchases this
+    Construction Phase, and is lost when the phase closes, never stockpiled (WOK-EVENT-5, FAQ
+    1). The ledger shows the card's units coming in and the whole price going out."""
     with transaction.atomic():
         loaded = _open(campaign)
         name = _kingdom_name(loaded, kingdom)
         original = loaded.state
-        loaded.state, used, lost = _with_card(loaded, name, item, card)
+        had_left = bool(cards_left(loaded.campaign.state or {}, name))
+        loaded.state, taken, left = _with_card(loaded, name, item, card)
         try:
             if item == construction.ROAD_ITEM:
                 a, _, b = where.replace("–", "|").partition("|")
@@ -352,15 +402,25 @@ def build(campaign: Campaign, user: Any, kingdom: Kingdom, item: str, where: str
             item, f"a {item}")
         summary = f"{name} builds {what} in {place} for {done.cost.describe()} (WOK-COST-1)."
         lines = None
-        if card is not None:
-            summary += (f" {card.card} pays {used} {card.resource}"
-                        + (f"; {lost} unused unit{'s' if lost != 1 else ''} lost" if lost else "")
-                        + " (WOK-EVENT-5).")
-            source = f"card {card.card.strip()}: {used} {card.resource} towards {item}"[:120]
-            lines = [(kingdom, st.LedgerLine(card.resource, used, "WOK-EVENT-5", source))]
+        run = None
+        if card is not None or (had_left and taken):
+            paid = "; ".join(f"{c} pays {_units(n, r)}" for c, r, n in taken)
+            kept = ", ".join(f"{_units(e['units'], e['resource'])} of {e['card']}" for e in left)
+            summary += (f" {paid or 'No card unit is needed'}"
+                        + (f"; {kept} left for other purchases this Construction Phase"
+                           if kept else "") + " (WOK-EVENT-5).")
+            lines = [(kingdom, st.LedgerLine(r, n, "WOK-EVENT-5",
+                                             f"card {c}: {n} {r} towards {item}"[:120]))
+                     for c, r, n in taken]
             lines += [(kingdom, st.LedgerLine(r, -done.cost.amount(r), "WOK-COST-1",
                                               f"{item}, {place}"[:120]))
                       for r in st.STOCK_FIELDS if done.cost.amount(r)]
+            every = {who: cards_left(loaded.campaign.state or {}, who)
+                     for who in loaded.state.kingdoms if who != name}
+            every = {who: entries for who, entries in every.items() if entries}
+            if left:
+                every[name] = left
+            run = {CARD_LEFT: every}
         if done.warnings:
             summary += " " + " ".join(done.warnings)
         # The ledger is written against the board as it was: the card's units come in and the
@@ -370,7 +430,7 @@ def build(campaign: Campaign, user: Any, kingdom: Kingdom, item: str, where: str
                       data={"item": item, "where": place,
                             **({"card": card.card.strip()} if card else {})}) as rec:
             st.apply(rec, loaded, done.state, rule_id="WOK-COST-1", source=f"{item}, {place}",
-                     lines=lines)
+                     lines=lines, run=run)
         return rec.event  # type: ignore[return-value]
 
 

@@ -9,6 +9,7 @@ POST gets the play page's fragment back, a plain POST is redirected to the play 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -443,7 +444,18 @@ def play_context(access: Access) -> dict[str, Any]:
         economy_figures, context["economy_html"] = economy_parts(loaded, me)
         context.update(economy_figures)
         if state.phase == wb.CONSTRUCTION:
-            context["builds"] = construction.available_builds(state, me.name, loaded.options)
+            # WOK-EVENT-5 (FAQ 1): units of resource cards played earlier this phase pay first,
+            # so a build they make affordable is offered.
+            left = services.cards_left(run, me.name)
+            context["card_left"] = left
+            shown = state
+            if left:
+                stock = state.stock(me.name)
+                for entry in left:
+                    stock = replace(stock, **{entry["resource"]: stock.amount(entry["resource"])
+                                              + entry["units"]})
+                shown = state.with_stock(me.name, stock)
+            context["builds"] = construction.available_builds(shown, me.name, loaded.options)
         if state.phase == wb.CHECK_SUPPORT:
             check = support(state, me.name)
             context["my_unsupported"] = check.unsupported

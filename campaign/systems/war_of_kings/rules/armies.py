@@ -566,10 +566,16 @@ def trade_event_card(hands: Mapping[str, int], giver: str, taker: str,
     return out
 
 
-def spend_card_units(units: int, uses: Sequence[int]) -> int:
-    """WOK-EVENT-5 (FAQ 1): a card worth some units of one resource may be split over several
-    purchases; what is left is lost, never stockpiled. Returns the units wasted."""
-    if any(n < 0 for n in uses) or sum(uses) > units:
-        raise RuleViolation(f"WOK-EVENT-5: the card gives {units} units; {sum(uses)} were "
-                            "asked for.")
-    return units - sum(uses)
+def spread_card_units(need: int, held: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """WOK-EVENT-5 (FAQ 1): the units cards still give of one resource (``held``, the card
+    played first first) put towards a price asking ``need`` of it: only what the price asks
+    for is taken, first from the earliest card. Returns the units taken and what each card
+    keeps for the kingdom's later purchases."""
+    if need < 0 or any(n < 0 for n in held):
+        raise RuleViolation("WOK-EVENT-5: a price and a card's units are never below 0.")
+    keeps = []
+    for units in held:
+        taken = min(units, need)
+        need -= taken
+        keeps.append(units - taken)
+    return sum(held) - sum(keeps), tuple(keeps)
