@@ -64,12 +64,14 @@ def record_site(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, lab
 
 
 def harvest_site(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, site_id: int,
-                 dice: Sequence[int], *, stone_instead: int = 0) -> str:
+                 dice: Sequence[int], *, stone_instead: int = 0,
+                 inside_siege_line: bool = False) -> str:
     """SNS-ECON-20..23, SNS-ECON-4: the harvest dice of the units touching a Site, typed from
     the table: each 2-6 gives 1 wood (Forest) or 1 stone (Outcrop), the Outcrop's gold or iron
     where the die reaches its threshold (``stone_instead`` of those taken as stone); each 1 is an
     event on the Site's table, resolved first (an event at a planted Forest is Idle Villagers).
-    All Sites are harvested before the Farm dice."""
+    All Sites are harvested before the Farm dice. A besieged kingdom harvests only a Site the
+    table says lies inside the siege line (``inside_siege_line``, SNS-ECON-46)."""
     with transaction.atomic():
         st, game, part, state = _at_table(campaign, game, kingdom, (eco.HARVEST,))
         site = _site(state, site_id, part.kingdom.name)
@@ -79,8 +81,10 @@ def harvest_site(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, si
                            "harvested before them.")
         if site.growing:
             raise SnsError(f"SNS-UPG-REFORESTATION: {site.label} is still growing.")
+        outside = bool(state.get("besieged", False)) and not inside_siege_line
         result = _check(lambda: harvest.harvest_site(site.site(), dice,
-                                                     stone_instead=stone_instead))
+                                                     stone_instead=stone_instead,
+                                                     outside_siege_line=outside))
         stock = stockpile_of(part.kingdom, state)
         _check(lambda: eco.check_operational(stock, result.lines, "harvest"))
         got = ", ".join(f"{line.amount} {line.resource}" for line in result.lines) or "nothing"

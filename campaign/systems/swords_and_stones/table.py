@@ -184,7 +184,9 @@ def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
     Every die timer ticks down (SNS-ECON-40); the units working foundations remove their Build
     Points (SNS-ECON-41); upkeep of the operational buildings is paid in food as far as there is
     food, every food short lowering growth by 1; the growth rate of the turn follows (D.8), with
-    the standing penalties of owned upgrades (Taxation, Crime and Punishment).
+    the standing penalties of owned upgrades (Taxation, Crime and Punishment), and 1 less while
+    ``besieged``, which the kingdom stays until the table says otherwise (SNS-ECON-46,
+    ``set_besieged``).
 
     The operational buildings are the kingdom's own, less those out of work after a fire,
     unstaffed or ``idle`` (ids the table says an enemy touches, SNS-ECON-55); ``operational``
@@ -221,7 +223,7 @@ def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
         new_state = {**ticked, "buildings": counts, "growth": rate,
                      "shortfall": result.upkeep.shortfall, "upkeep": result.upkeep.due,
                      "compulsory_done": state["turn"], "growth_mods": [],
-                     "growth_set": None}
+                     "growth_set": None, "besieged": besieged}
         summary = (f"{part.kingdom.name}, turn {state['turn']}: "
                    + (f"{'; '.join(words)} (SNS-ECON-40, SNS-ECON-41); " if words else "")
                    + f"upkeep {result.upkeep.due} food"
@@ -384,6 +386,22 @@ def set_operational(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
         summary = (f"{part.kingdom.name}'s Stockpile "
                    + ("works again." if operational else "stops working (SNS-ECON-4)."))
         return _book(st, user, part, state, (), summary, {**state, "operational": operational})
+
+
+def set_besieged(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
+                 besieged: bool) -> str:
+    """SNS-ECON-46, SNS-CBT-14: the table says the kingdom is besieged (enemy units ring it no
+    more than 3 inches apart, or stand at every Gate of Completed Walls) or no longer is. While
+    besieged it harvests no Site outside the siege line, trades with no player unless its Dock
+    works, and grows 1 less in each compulsory phase."""
+    with transaction.atomic():
+        st, game, part, state = _at_table(campaign, game, kingdom)
+        if bool(state.get("besieged", False)) == besieged:
+            raise SnsError("SNS-ECON-46: nothing changes.")
+        summary = (f"{part.kingdom.name} is besieged (SNS-ECON-46): no harvest outside the "
+                   "siege line, no trade without a working Dock, 1 less growth."
+                   if besieged else f"The siege of {part.kingdom.name} is lifted (SNS-ECON-46).")
+        return _book(st, user, part, state, (), summary, {**state, "besieged": besieged})
 
 
 def table_view(campaign: Campaign, game: Game, kingdom: Kingdom) -> dict[str, Any]:

@@ -550,7 +550,9 @@ def _table_act(request: HttpRequest, access: Access, game: Game, kingdom: Kingdo
         if not dice:
             raise ParseError("Type the harvest dice rolled at the table.")
         stone = parse_int(post.get("stone_instead", ""), 0, 60, "stone instead", default=0)
-        return lambda: sites.harvest_site(*args, site_id, dice, stone_instead=stone)
+        inside = post.get("inside_siege") == "yes"
+        return lambda: sites.harvest_site(*args, site_id, dice, stone_instead=stone,
+                                          inside_siege_line=inside)
     if action == "scarcity":
         site_id = _pick(request, "site")
         points = parse_int(post.get("points", ""), 1, 12, "points", default=1)
@@ -628,7 +630,7 @@ def table_page(request: HttpRequest, slug: str, number: int, kingdom_id: int) ->
 def table_action(request: HttpRequest, slug: str, number: int, kingdom_id: int,
                  action: str) -> HttpResponse:
     """SNS-ECON-11..61: one action at the table: Farm dice, a typed line, the compulsory phase,
-    training, the next phase, the Stockpile working or not."""
+    training, the next phase, the Stockpile working or not, a siege laid or lifted."""
     access = sns_access(request, slug)
     game = _game(access, str(number))
     kingdom = _table_kingdom(access, kingdom_id)
@@ -688,6 +690,9 @@ def table_action(request: HttpRequest, slug: str, number: int, kingdom_id: int,
             flag = post.get("operational") == "yes"
             act = lambda: table.set_operational(campaign, user, game,  # noqa: E731
                                                 kingdom, flag)
+        elif action == "siege":
+            flag = post.get("besieged") == "yes"
+            act = lambda: table.set_besieged(campaign, user, game, kingdom, flag)  # noqa: E731
         else:
             found = _table_act(request, access, game, kingdom, action)
             if found is None:
