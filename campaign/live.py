@@ -5,7 +5,9 @@ Every campaign page carries a small poller (``templates/includes/live.html``, dr
 changed for this viewer. The version is the number of the latest chronicle event the viewer may
 read (``access.visible_events``), so a secret event of one kingdom moves the version of that
 kingdom's player and the GMs and of nobody else. An unchanged version is answered ``304 Not
-Modified`` with no body; an idle table costs one read of the session and one query per poll.
+Modified`` with no body; an idle table costs one read of the session and one query per poll,
+and on PostgreSQL one query in all once the process has served that session
+(``read_with_session``: the session's row and the viewer's version in one statement).
 When it changed, the page fetches itself again (rendered for this viewer, as on a reload) and
 swaps its campaign header and main region, leaving in place any form that has the focus or
 input not yet sent.
@@ -19,7 +21,8 @@ a viewer only when an event they may read is written, so the play, overview, kin
 pages are kept, rendered, under a key made of everything that page depends on besides the
 campaign's rows: the campaign, the viewer (user, role), their version, the address with its
 query, the htmx headers, the session's data and the CSRF secret the page's forms carry. Asking
-again with the same key answers from the cache in two queries (the session and the version).
+again with the same key answers from the cache in two queries (the session and the version;
+one on PostgreSQL, as for the poll).
 A page with a message to show, a session that the page's rendering changed, a request without
 a CSRF cookie yet, and any answer but a plain 200 are never kept. See docs/performance.md.
 """
@@ -33,7 +36,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from datetime import UTC, datetime
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from django import forms
 from django.conf import settings
@@ -111,6 +114,11 @@ def _version_sql() -> str:
     )
 
 
+def _version_params(slug: str, user_pk: int) -> list[Any]:
+    return [Visibility.PUBLIC, Visibility.PUBLIC, Visibility.KINGDOM, Visibility.KINGDOM,
+            user_pk, slug]
+
+
 def _viewer_version(slug: str, user_id: Any) -> dict[str, Any] | None:
     """The user (``user``, the whole row, as ``request.user`` would read it) and the latest
     events of campaign ``slug`` they might read, in one query: every event, the public ones
@@ -121,13 +129,14 @@ def _viewer_version(slug: str, user_id: Any) -> dict[str, Any] | None:
         user_pk = int(user_id)
     except (TypeError, ValueError):
         return None
-    params = [Visibility.PUBLIC, Visibility.PUBLIC, Visibility.KINGDOM, Visibility.KINGDOM,
-              user_pk, slug]
     with prepared.cursor() as cursor:
-        cursor.execute(_version_sql(), params)
+        cursor.execute(_version_sql(), _version_params(slug, user_pk))
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return _viewer_row(row) if row is not None else None
+
+
+def _viewer_row(row: Sequence[Any]) -> dict[str, Any]:
+    """What ``_viewer_version`` makes of its query's row."""
     fields = _user_fields()
     values = []
     for field, value in zip(fields, row, strict=False):
@@ -163,15 +172,82 @@ def _as_time(value: Any) -> datetime | None:
     return moment
 
 
+# Whose each session key was when this process last served it: a hint for reading the session
+# and the viewer's version in one statement (``read_with_session``), never trusted. At most
+# ``_SEEN_MOST`` keys, the least recently served forgotten first.
+_SEEN: OrderedDict[str, int] = OrderedDict()
+_SEEN_MOST = 10_000
+_SEEN_LOCK = threading.Lock()
+
+
+@functools.cache
+def _session_version_sql() -> str:
+    """The session row of a key with, beside it, ``_version_sql``'s row for a user and a
+    campaign (blank where there is no such user or campaign)."""
+    from django.contrib.sessions.models import Session
+
+    table = connection.ops.quote_name(Session._meta.db_table)
+    return (f"SELECT s.session_key, s.session_data, s.expire_date, v.* FROM {table} s "
+            f"LEFT JOIN LATERAL ({_version_sql()}) v ON TRUE WHERE s.session_key = %s")
+
+
+def read_with_session(request: HttpRequest, slug: str) -> None:
+    """Read the request's session and the viewer's version of campaign ``slug`` in one query
+    (PostgreSQL), before the session is first looked at, when this process has served the
+    session's key before: its user then is the likely viewer. The session row goes to the
+    session store, which checks and decodes it as if it had read it itself; the version waits
+    for ``_viewer``, which uses it only if the session turns out to be that user's (else it
+    reads the version for the session's user as usual). Nothing is decided here: an unknown
+    key, another database, a session already read, a store of another kind all leave the two
+    reads as they were."""
+    session = request.session
+    read_with = getattr(session, "read_with", None)
+    key = getattr(session, "session_key", None)
+    if (connection.vendor != "postgresql" or read_with is None or not isinstance(key, str)
+            or hasattr(session, "_session_cache")):
+        return
+    with _SEEN_LOCK:
+        user_pk = _SEEN.get(key)
+    if user_pk is None:
+        return
+    from django.contrib.sessions.models import Session
+
+    with prepared.cursor() as cursor:
+        cursor.execute(_session_version_sql(), [*_version_params(slug, user_pk), key])
+        found = cursor.fetchone()
+    if found is None:
+        read_with(key, None)
+        return
+    read_with(key, Session(session_key=found[0], session_data=found[1], expire_date=found[2]))
+    viewer = found[3:]
+    request._viewer_read = (slug, user_pk,  # type: ignore[attr-defined]
+                            _viewer_row(viewer) if viewer[0] is not None else None)
+
+
+def _seen(key: str | None, user_pk: int) -> None:
+    if not isinstance(key, str):
+        return
+    with _SEEN_LOCK:
+        _SEEN[key] = user_pk
+        _SEEN.move_to_end(key)
+        while len(_SEEN) > _SEEN_MOST:
+            _SEEN.popitem(last=False)
+
+
 def _viewer(request: HttpRequest, slug: str) -> tuple[dict[str, Any], int, datetime | None]:
     """The viewer's row and the latest event they may read (number and time), or 404 as for
     any page of a campaign they may not see."""
     user_id = request.session.get(SESSION_KEY)
     if user_id is None or not request.session.get(BACKEND_SESSION_KEY):
         raise Http404("No such campaign.")
-    row = _viewer_version(slug, user_id)
+    read = getattr(request, "_viewer_read", None)
+    if read is not None and read[0] == slug and str(read[1]) == str(user_id):
+        row = read[2]
+    else:
+        row = _viewer_version(slug, user_id)
     if row is None or not _session_valid(request, row):
         raise Http404("No such campaign.")
+    _seen(request.session.session_key, row["pk"])
     if row["is_superuser"] or row["role"] == Role.GM:
         return row, row["all_seq"] or 0, _as_time(row["all_at"])
     if row["role"] is None:
@@ -194,6 +270,7 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
     200 with the version; ``since`` (the time the page was made, on the first poll) says
     whether something the viewer may read happened after it. Like every campaign page, it
     sends a visitor who is not signed in to sign in (read from the session alone)."""
+    read_with_session(request, slug)
     if request.session.get(SESSION_KEY) is None:
         return redirect_to_login(request.get_full_path())
     if request.method != "GET":
@@ -228,7 +305,10 @@ def page_key(request: HttpRequest, slug: str) -> str | None:
     # The secret CsrfViewMiddleware read from the cookie (a malformed one is replaced by a
     # new secret, which never repeats); a kept page's forms carry a token masking it.
     csrf_secret = request.META.get("CSRF_COOKIE")
-    if not csrf_secret or request.session.get(SESSION_KEY) is None:
+    if not csrf_secret:
+        return None
+    read_with_session(request, slug)
+    if request.session.get(SESSION_KEY) is None:
         return None
     if len(messages.get_messages(request)):  # counted, not shown: they stay for the page
         return None

@@ -24,9 +24,22 @@ def _by_key(session_key: str) -> QuerySet[Session]:
 
 
 class SessionStore(db.SessionStore):
+    _read: tuple[str, Session | None] | None = None
+
+    def read_with(self, key: str, found: Session | None) -> None:
+        """The row of session ``key`` (None: there is none), read along with another query
+        (``campaign.live.read_with_session``): the next load of that key uses it instead of
+        reading it, with the same checks."""
+        self._read = (key, found)
+
     def _get_session_from_db(self) -> Any:
         key = self.session_key
-        found = kept_rows(("sessions", "by_key"), _by_key, key) if isinstance(key, str) else []
+        read, self._read = self._read, None
+        if read is not None and read[0] == key:
+            found = [read[1]] if read[1] is not None else []
+        else:
+            found = (kept_rows(("sessions", "by_key"), _by_key, key) if isinstance(key, str)
+                     else [])
         if found and found[0].expire_date > timezone.now():
             return found[0]
         self._session_key = None

@@ -1,5 +1,5 @@
-"""Helpers of the live-table tests: run the task queue in the test, and a webhook receiver on
-127.0.0.1."""
+"""Helpers of the live-table tests: run the task queue in the test, a webhook receiver on
+127.0.0.1, and how many queries a kept page or a poll takes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from django.db import connection
 from django_tasks_db.models import DBTaskResult
+
+#: The queries of a kept page or a poll once this process has served the session: the session
+#: with the viewer's version in one statement on PostgreSQL (``live.read_with_session``), the
+#: two apart elsewhere.
+KEPT_QUERIES = 1 if connection.vendor == "postgresql" else 2
 
 
 def run_queued(limit: int = 100) -> list[str]:

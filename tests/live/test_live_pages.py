@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from campaign.chronicle import Recorder
 from campaign.models import Campaign, Event, Kingdom, Visibility
+from tests.live.conftest import KEPT_QUERIES
 
 
 def _record(campaign: Campaign, user: User, summary: str, **kwargs: Any) -> Event:
@@ -58,7 +59,7 @@ def test_each_role_sees_the_version_it_may_read(campaign: Campaign, gm: User, pl
     assert login(gm).get(missing).status_code == 404
 
 
-def test_an_unchanged_version_is_answered_304_in_two_queries(
+def test_an_unchanged_version_is_answered_304_in_one_or_two_queries(
         campaign: Campaign, player: User, gm: User, login: Callable[..., Any]) -> None:
     client = login(player)
     first = _version(client, campaign)
@@ -68,8 +69,9 @@ def test_an_unchanged_version_is_answered_304_in_two_queries(
         again = _version(client, campaign, etag)
     assert again.status_code == 304 and again.content == b""
     assert again["Cache-Control"] == "private, no-store"
-    # The session, then the user with the versions in one query.
-    assert len(queries) == 2, [q["sql"][:80] for q in queries]
+    # The session, then the user with the versions in one query; on PostgreSQL both in one,
+    # the process having served this session at the first poll.
+    assert len(queries) == KEPT_QUERIES, [q["sql"][:80] for q in queries]
     # Another kingdom's secret leaves it unchanged; a public event changes it.
     blue_user = User.objects.create_user("blue", password="pw")
     from tests.conftest import add_member

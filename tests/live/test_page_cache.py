@@ -1,5 +1,6 @@
 """The page cache (campaign.live.PageCache): the play, overview, kingdom and map pages kept per
-viewer and chronicle version. A page asked again is answered in two queries; a change the viewer
+viewer and chronicle version. A page asked again is answered in two queries (one on PostgreSQL
+once the process has served the session: ``live.read_with_session``); a change the viewer
 may read shows at once; nothing kept for one viewer reaches another; flash messages and session
 state are never answered from a kept page."""
 
@@ -15,8 +16,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from campaign import live
 from campaign.chronicle import Recorder
 from campaign.models import Campaign, Event, Kingdom, Visibility
+from tests.live.conftest import KEPT_QUERIES
 
 
 @pytest.fixture(autouse=True)
@@ -60,14 +63,14 @@ def _warm(client: Client, url: str) -> Any:
     return response
 
 
-def test_each_page_asked_again_is_answered_from_the_cache_in_two_queries(
+def test_each_page_asked_again_is_answered_from_the_cache_in_one_or_two_queries(
         campaign: Campaign, player: User, login: Callable[..., Client]) -> None:
     client = login(player)
     red = Kingdom.objects.get(campaign=campaign, name="Red")
     for name, url in _pages(campaign, red).items():
         kept = _warm(client, url)
         again, n = _get(client, url)
-        assert n == 2, name  # the session and the viewer's version
+        assert n == KEPT_QUERIES, name  # the session and the viewer's version
         assert again.content == kept.content, name
         assert again["Content-Type"] == kept["Content-Type"]
         # Headers of the middleware outside the cache are still there.
@@ -100,7 +103,7 @@ def test_a_secret_of_one_kingdom_never_reaches_another_viewer(
     red_page, _ = _get(red_client, url)
     assert b"Red hides gold." in red_page.content
     blue_page, n = _get(blue_client, url)
-    assert n == 2
+    assert n == KEPT_QUERIES
     assert blue_page.content == blue_before.content
     assert b"Red hides gold." not in blue_page.content
 
@@ -130,7 +133,7 @@ def test_another_csrf_secret_gets_a_page_of_its_own(campaign: Campaign, player: 
     _, n = _get(second, url)
     assert n > 2
     _, n = _get(second, url)
-    assert n == 2
+    assert n == KEPT_QUERIES
 
 
 def test_a_flash_message_is_shown_once_and_never_kept(campaign: Campaign, player: User,
@@ -149,7 +152,7 @@ def test_a_flash_message_is_shown_once_and_never_kept(campaign: Campaign, player
         assert b"Kingdom saved." not in response.content
         assert b"Redmark" in response.content
     _, n = _get(client, url)
-    assert n == 2
+    assert n == KEPT_QUERIES
 
 
 def test_a_change_of_the_session_is_a_change_of_the_page(campaign: Campaign, player: User,
@@ -202,8 +205,11 @@ def test_a_page_rendered_after_a_miss_takes_no_more_queries_than_without_the_cac
         _, without = _get(client, url)
         settings.PAGE_CACHE = True
         caches["pages"].clear()
+        seen = client.cookies["sessionid"].value in live._SEEN
         response, missed = _get(client, url)
-        assert missed == without, name
+        # One fewer on PostgreSQL once this process has served the session: it comes with the
+        # viewer's version (the first page here is the first the cache sees of it).
+        assert missed == without - ((2 - KEPT_QUERIES) if seen else 0), name
         assert b"Log out player" in response.content
 
 
@@ -214,8 +220,6 @@ def test_the_map_page_keeps_its_drawing_compressed_once_for_every_viewer(
     each viewer's page around it on its own. Each is answered as it was rendered, byte for
     byte, with its own viewer's name."""
     import zlib
-
-    from campaign import live
 
     live._BLOCKS.clear()
     squeezed: list[int] = []
@@ -233,7 +237,7 @@ def test_the_map_page_keeps_its_drawing_compressed_once_for_every_viewer(
         client = login(user)
         kept = _warm(client, url)
         again, n = _get(client, url)
-        assert n == 2
+        assert n == KEPT_QUERIES
         assert again.content == kept.content and name in again.content
         pages[name] = again.content
     assert len(set(pages.values())) == 3
@@ -250,8 +254,6 @@ def test_a_shared_part_not_where_it_was_said_to_be_is_kept_with_the_page() -> No
     import zlib
 
     from django.http import HttpResponse
-
-    from campaign import live
 
     block = "<svg>" + "drawn " * 50 + "</svg>"
     page = HttpResponse(("<p>before</p>" + block + "<p>after</p>").encode())
