@@ -44,6 +44,7 @@ from django.contrib import messages
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.db import connection, transaction
 from django.http import (
@@ -184,8 +185,6 @@ _SEEN_LOCK = threading.Lock()
 def _session_version_sql() -> str:
     """The session row of a key with, beside it, ``_version_sql``'s row for a user and a
     campaign (blank where there is no such user or campaign)."""
-    from django.contrib.sessions.models import Session
-
     table = connection.ops.quote_name(Session._meta.db_table)
     return (f"SELECT s.session_key, s.session_data, s.expire_date, v.* FROM {table} s "
             f"LEFT JOIN LATERAL ({_version_sql()}) v ON TRUE WHERE s.session_key = %s")
@@ -210,8 +209,6 @@ def read_with_session(request: HttpRequest, slug: str) -> None:
         user_pk = _SEEN.get(key)
     if user_pk is None:
         return
-    from django.contrib.sessions.models import Session
-
     with prepared.cursor() as cursor:
         cursor.execute(_session_version_sql(), [*_version_params(slug, user_pk), key])
         found = cursor.fetchone()

@@ -88,3 +88,13 @@ def test_sns_econ_46_a_besieged_kingdom_trades_only_with_a_working_dock(four: Fo
             "A besieged kingdom without an operational Dock cannot trade (SNS-ECON-46).")
     table.set_besieged(four.campaign, four.gm, four.game, four.kingdoms["Red"], False)
     assert offer(four, "Red", "Green", {"wood": 1}, {}, zones_touch=True).pk
+
+
+def test_sns_econ_46_a_compulsory_phase_not_told_keeps_the_siege(avalon: Avalon,
+                                                                 game: Game) -> None:
+    """SNS-ECON-46: a compulsory phase run without saying (as the demo and other services run
+    it) keeps the siege as the table has it: growth 0 for the lone Stockpile, still besieged."""
+    c, gm, red = avalon.campaign, avalon.gm, avalon.red
+    table.set_besieged(c, gm, game, red, True)
+    next_turn_compulsory(avalon, game, red)
+    assert (seat(avalon, red)["growth"], seat(avalon, red)["besieged"]) == (0, True)

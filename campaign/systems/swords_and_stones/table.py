@@ -178,15 +178,15 @@ def book_line(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom, resou
 
 
 def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
-               operational: Mapping[str, int] | None = None, besieged: bool = False, *,
+               operational: Mapping[str, int] | None = None, besieged: bool | None = None, *,
                workers: Mapping[int, int] | None = None, idle: Collection[int] = ()) -> str:
     """SNS-ECON-40..46, SNS-ECON-55, SNS-AMB-33, SNS-AMB-34: the compulsory phase in its order.
     Every die timer ticks down (SNS-ECON-40); the units working foundations remove their Build
     Points (SNS-ECON-41); upkeep of the operational buildings is paid in food as far as there is
     food, every food short lowering growth by 1; the growth rate of the turn follows (D.8), with
     the standing penalties of owned upgrades (Taxation, Crime and Punishment), and 1 less while
-    ``besieged``, which the kingdom stays until the table says otherwise (SNS-ECON-46,
-    ``set_besieged``).
+    besieged (SNS-ECON-46). ``besieged`` lays or lifts the siege as the phase starts; None keeps
+    it as the table has it (``set_besieged``): the kingdom stays besieged until it is lifted.
 
     The operational buildings are the kingdom's own, less those out of work after a fire,
     unstaffed or ``idle`` (ids the table says an enemy touches, SNS-ECON-55); ``operational``
@@ -216,6 +216,8 @@ def compulsory(campaign: Campaign, user: Any, game: Game, kingdom: Kingdom,
         mods += [turn_rules.GrowthLine(a, "SNS-STATE-3", w)
                  for a, w in hold.timer_growth(ticked, int(state["turn"]))]
         fixed = state.get("growth_set")
+        if besieged is None:
+            besieged = bool(state.get("besieged", False))
         result = turn_rules.compulsory_phase(stock, counts, besieged=besieged, modifiers=mods,
                                              fixed=fixed, fixed_by="an event",
                                              options=econ_options(st.campaign, game))
