@@ -91,33 +91,38 @@ def _user_fields() -> list[Any]:
 @functools.cache
 def _version_sql() -> str:
     """The version query, written once: it runs on every poll and every kept page, where
-    building it through the ORM took longer than running it."""
+    building it through the ORM took longer than running it. The visibilities are written in,
+    not sent as values, so that PostgreSQL's kept plan (``campaign/prepared.py``) can use the
+    chronicle's partial indexes of public and of kingdom events (``Event.Meta``): the latest of
+    each is the last entry of its index, however many events of other kinds came after it. On
+    PostgreSQL each latest event is read once with its number and time (a lateral join); SQLite
+    has no lateral join and reads each column by itself."""
     user = get_user_model()._meta.db_table
     campaign, event = Campaign._meta.db_table, Event._meta.db_table
     kingdom, membership = Kingdom._meta.db_table, Membership._meta.db_table
-
-    def latest(column: str, where: str) -> str:
-        return (f"(SELECT e.{column} FROM {event} e WHERE {where} "
-                "ORDER BY e.seq DESC LIMIT 1)")
-
     own_kingdom = (f"(SELECT k.id FROM {kingdom} k JOIN {membership} m ON k.player_id = m.id "
                    "WHERE k.campaign_id = c.id AND m.user_id = u.id ORDER BY k.id LIMIT 1)")
-    every, public = "e.campaign_id = c.id", "e.campaign_id = c.id AND e.visibility = %s"
-    own = f"e.kingdom_id = {own_kingdom} AND e.visibility = %s"
+    wheres = ("e.campaign_id = c.id",
+              f"e.campaign_id = c.id AND e.visibility = '{Visibility.PUBLIC.value}'",
+              f"e.kingdom_id = {own_kingdom} AND e.visibility = '{Visibility.KINGDOM.value}'")
     columns = ", ".join(f"u.{connection.ops.quote_name(f.column)}" for f in _user_fields())
-    return (
-        f"SELECT {columns}, "
-        f"(SELECT m.role FROM {membership} m WHERE m.campaign_id = c.id AND m.user_id = u.id), "
-        f"{latest('seq', every)}, {latest('created_at', every)}, "
-        f"{latest('seq', public)}, {latest('created_at', public)}, "
-        f"{latest('seq', own)}, {latest('created_at', own)} "
-        f"FROM {user} u CROSS JOIN {campaign} c WHERE u.id = %s AND c.slug = %s"
-    )
+    role = f"(SELECT m.role FROM {membership} m WHERE m.campaign_id = c.id AND m.user_id = u.id)"
+    if connection.vendor == "postgresql":
+        joins = "".join(f" LEFT JOIN LATERAL (SELECT e.seq, e.created_at FROM {event} e "
+                        f"WHERE {where} ORDER BY e.seq DESC LIMIT 1) e{i} ON TRUE"
+                        for i, where in enumerate(wheres))
+        latest = ", ".join(f"e{i}.seq, e{i}.created_at" for i in range(len(wheres)))
+        return (f"SELECT {columns}, {role}, {latest} FROM {user} u CROSS JOIN {campaign} c"
+                f"{joins} WHERE u.id = %s AND c.slug = %s")
+    latest = ", ".join(f"(SELECT e.{column} FROM {event} e WHERE {where} "
+                       "ORDER BY e.seq DESC LIMIT 1)"
+                       for where in wheres for column in ("seq", "created_at"))
+    return (f"SELECT {columns}, {role}, {latest} "
+            f"FROM {user} u CROSS JOIN {campaign} c WHERE u.id = %s AND c.slug = %s")
 
 
 def _version_params(slug: str, user_pk: int) -> list[Any]:
-    return [Visibility.PUBLIC, Visibility.PUBLIC, Visibility.KINGDOM, Visibility.KINGDOM,
-            user_pk, slug]
+    return [user_pk, slug]
 
 
 def _viewer_version(slug: str, user_id: Any) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
@@ -327,9 +328,15 @@ class Event(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_unique")
         ]
-        # A kingdom's latest event, read for every page's version (campaign/live.py): found at
-        # the end of this index instead of sorting all the kingdom's events.
-        indexes = [models.Index(fields=["kingdom", "seq"], name="event_kingdom_seq")]
+        # The latest public event and a kingdom's latest secret one, read for every page's
+        # version (campaign/live.py): each the last entry of its own index, instead of walking
+        # back through the events of other kinds after it.
+        indexes = [
+            models.Index(fields=["kingdom", "seq"], condition=Q(visibility=Visibility.KINGDOM),
+                         name="event_kingdom_secret_seq"),
+            models.Index(fields=["campaign", "seq"], condition=Q(visibility=Visibility.PUBLIC),
+                         name="event_public_seq"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.summary}"

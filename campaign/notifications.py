@@ -193,7 +193,9 @@ def process_campaign(campaign_id: int) -> int:
                                .select_related("tile")):
                     event = battle_ids[battle.pk]
                     sides = {battle.chooser_id, battle.opponent_id}
-                    names = " and ".join(kingdoms[k].name for k in sides if k in kingdoms)
+                    # The chooser first, then the opponent (a set's order is its keys').
+                    names = " and ".join(kingdoms[k].name for k in
+                                         (battle.chooser_id, battle.opponent_id) if k in kingdoms)
                     message = Message(f"{campaign.name}: a battle of yours is chosen",
                                       (event.summary, "", _campaign_url(campaign, "play/")))
                     for pref in prefs:

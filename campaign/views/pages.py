@@ -132,6 +132,9 @@ def _overview_kingdoms(campaign_id: int) -> QuerySet[Kingdom]:
     return (
         Kingdom.objects.filter(campaign_id=campaign_id)
         .select_related("player__user")
+        # Times no page of the overview shows, each a parse of text (up to four a kingdom).
+        .defer("created_at", "player__joined_at", "player__user__last_login",
+               "player__user__date_joined")
         .annotate(n_armies=Coalesce(Subquery(armies), 0))
         .order_by("pk")
     )

@@ -84,6 +84,25 @@ def test_instances_are_made_as_djangos_whole(world: World) -> None:
     assert Kingdom.objects.get(pk=rows[0].pk).name == "Renamed"
 
 
+def _kingdoms_deferring(campaign_id: int) -> object:
+    return (Kingdom.objects.filter(campaign_id=campaign_id).select_related("player__user")
+            .defer("created_at", "player__joined_at", "player__user__last_login")
+            .order_by("pk"))
+
+
+def test_instances_with_deferred_columns_are_made_as_djangos(world: World) -> None:
+    """A deferred column is left out of each instance as Django leaves it, and read from the
+    database when first asked for, as Django reads it."""
+    expected = list(_kingdoms_deferring(world.campaign.pk))
+    rows = kept_rows(("test", "deferring kingdoms"), _kingdoms_deferring, world.campaign.pk)
+    assert [_whole(k) for k in rows] == [_whole(k) for k in expected] and rows
+    assert all("created_at" not in vars(k) for k in rows)
+    assert rows[0].get_deferred_fields() == expected[0].get_deferred_fields() >= {"created_at"}
+    with CaptureQueriesContext(connection) as queries:
+        assert rows[0].created_at == Kingdom.objects.get(pk=rows[0].pk).created_at
+    assert len(queries) == 2
+
+
 def test_a_listener_to_instances_being_made_still_hears_each(world: World) -> None:
     heard: list[object] = []
 

@@ -3,6 +3,7 @@ every campaign page, and nothing secret reaching a viewer who may not see it."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, Callable
 
 from django.contrib.auth.models import User
@@ -83,6 +84,57 @@ def test_an_unchanged_version_is_answered_304_in_one_or_two_queries(
     news = _record(campaign, gm, "The phase closes.")
     changed = _version(client, campaign, etag)
     assert changed.status_code == 200 and changed["X-Live-Version"] == str(news.seq)
+
+
+def test_the_latest_public_and_own_secret_events_are_found_past_later_events_of_other_kinds(
+        campaign: Campaign, gm: User, player: User, other_player: User,
+        login: Callable[..., Any]) -> None:
+    """The version reads the latest public event and the viewer's kingdom's latest secret one
+    from their own indexes: many later events of the GMs and of another kingdom change neither
+    (the player's version stays, the other player's stays), and each is told by its own time."""
+    red = Kingdom.objects.get(campaign=campaign, name="Red")
+    other = Kingdom.objects.filter(campaign=campaign).exclude(pk=red.pk).first()
+    assert other is not None and other.player is not None
+    public = _record(campaign, gm, "The banners go up.")
+    secret = _record(campaign, gm, "Red hides gold.", visibility=Visibility.KINGDOM, kingdom=red)
+    for n in range(12):
+        _record(campaign, gm, f"The GM rolls {n}.", visibility=Visibility.GM)
+        _record(campaign, gm, f"{other.name} hides {n}.", visibility=Visibility.KINGDOM,
+                kingdom=other)
+    red_client, other_client = login(player), login(other_player)
+    assert int(_version(red_client, campaign)["X-Live-Version"]) == secret.seq
+    latest_other = Event.objects.filter(campaign=campaign, kingdom=other).order_by("-seq")[0]
+    assert int(_version(other_client, campaign)["X-Live-Version"]) == latest_other.seq
+    # Nothing of Red's or public since the secret: the first poll tells nothing happened.
+    after_secret = (secret.created_at + timedelta(microseconds=1)).isoformat()
+    assert _version(red_client, campaign, since=after_secret)["X-Live-Changed"] == "0"
+    assert public.seq < secret.seq
+
+
+def test_the_version_query_finds_each_latest_event_by_its_own_index_on_postgresql(
+        campaign: Campaign, player: User) -> None:
+    """The visibilities are written into the version query, not sent as values, so that the
+    plan PostgreSQL keeps for every viewer (a generic plan) can use the partial indexes of
+    public and of kingdom events; sent as values, no generic plan could."""
+    from campaign import live
+
+    if connection.vendor != "postgresql":
+        assert "LATERAL" not in live._version_sql()
+        return
+    sql = live._version_sql()
+    assert "'public'" in sql and "'kingdom'" in sql
+    numbered = sql.replace("%s", "$1", 1).replace("%s", "$2", 1)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(f"PREPARE version_plan(bigint, text) AS {numbered}")
+        try:
+            cursor.execute("EXPLAIN EXECUTE version_plan(%s, %s)",
+                           [player.pk, campaign.slug])
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        finally:
+            cursor.execute("DEALLOCATE version_plan")
+    assert "event_public_seq" in plan and "event_kingdom_secret_seq" in plan, plan
 
 
 def test_the_first_poll_tells_whether_something_happened_since_the_page(

@@ -110,6 +110,40 @@ def test_ship_counters_follow_the_ships() -> None:
         f"{names[first.kingdom_id]} ship 1"]
 
 
+def test_ships_tiles_are_looked_up_by_key_on_postgresql_with_the_same_rows() -> None:
+    """The tokens' union looks each ship's tile up by its key on PostgreSQL (a lateral
+    subquery, ``kept_sql.looked_up_row_by_row``), elsewhere joins as Django writes it; either
+    way the ships come with their tiles' labels, as the ORM's own query gives them."""
+    from campaign.systems.mighty_kingdoms.models import Ship
+    from campaign.systems.mighty_kingdoms.state import _ships_tiles_by_key
+
+    made = build("kept-ships", 10, 10)
+    campaign, (first, second) = made["campaign"], made["armies"]
+    for label, kingdom, number in (("0505", first.kingdom, 1), ("0606", second.kingdom, 1),
+                                   ("0505", second.kingdom, 2)):
+        Ship.objects.create(campaign=campaign, kingdom=kingdom, number=number,
+                            tile=Tile.objects.get(map__campaign=campaign, label=label))
+    state = load_state(campaign)
+    state.read_every_token()
+    assert sorted((s.kingdom, s.number, s.tile) for s in state.ships) == sorted(
+        Ship.objects.filter(campaign=campaign).values_list("kingdom_id", "number",
+                                                           "tile__label"))
+    kept = [statement.sql for (_, vendor, _, key), statement in kept_sql._kept.items()
+            if vendor == connection.vendor and key[:2] == ("mk", "tokens") and statement]
+    assert kept
+    for sql in kept:
+        assert ('CROSS JOIN LATERAL (SELECT x."label", x."q", x."r" FROM "campaign_tile" x '
+                'WHERE x."id" = "mighty_kingdoms_ship"."tile_id" OFFSET 0) "campaign_tile"'
+                in sql) is (connection.vendor == "postgresql")
+        assert ('INNER JOIN "campaign_tile" ON ("mighty_kingdoms_ship"."tile_id"' in sql) is (
+            connection.vendor != "postgresql")
+    assert _ships_tiles_by_key(kept[0], "sqlite") == kept[0]
+    sql = str(Ship.objects.filter(tile__isnull=False).values_list("pk", "tile__label").query)
+    # A join written otherwise is left as it is.
+    assert kept_sql.looked_up_row_by_row(sql, "postgresql", "other_table", "tile_id",
+                                         "campaign_tile", ("label",)) == sql
+
+
 def test_tiles_at_positions_read_afresh() -> None:
     from campaign.systems.mighty_kingdoms.state import _tiles_at
 

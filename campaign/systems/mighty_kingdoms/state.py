@@ -36,7 +36,7 @@ from django.db.models.functions import Coalesce
 from battles.models import Army, Unit
 from campaign import tile_versions
 from campaign.bounded import keep
-from campaign.kept_sql import kept_values
+from campaign.kept_sql import kept_values, looked_up_row_by_row
 from campaign.locking import lock_campaign
 from campaign.models import Campaign, Kingdom, Map, Tile
 from campaign.services import grid_for
@@ -444,7 +444,8 @@ class MKState:
             ships_read = kept_values(
                 ("mk", "ships", scope.shape),
                 lambda *values: Ship.objects.filter(Q(tile__isnull=False) & scope.where(*values))
-                .order_by().values_list(*ship_fields), *scope.values)
+                .order_by().values_list(*ship_fields), *scope.values,
+                rewrite=_ships_tiles_by_key)
         ship_values = sorted(ships_read, key=by_kingdom)
         for row in army_values:
             self.learn(*row[7:])
@@ -779,6 +780,14 @@ def _labels_scope(map_id: int, labels: list[str]) -> Scope:
     return Scope(("labels", len(names)), (map_id, *names), where)
 
 
+def _ships_tiles_by_key(sql: str, vendor: str) -> str:
+    """A query of ships with their tiles, each ship's tile looked up by its key
+    (``kept_sql.looked_up_row_by_row``): at 16x PostgreSQL joined the campaign's 48 ships to
+    the tiles by walking 2,300 entries of the tiles' key, 0.55 of the tokens' 0.73 ms."""
+    return looked_up_row_by_row(sql, vendor, Ship._meta.db_table, "tile_id",
+                                Tile._meta.db_table, ("label", "q", "r"))
+
+
 def _armies_and_ships(scope: Scope, living: dict[int, int] | None = None,
                       ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """The armies and the ships within ``scope`` in one query (a union of both tables, each
@@ -811,7 +820,8 @@ def _armies_and_ships(scope: Scope, living: dict[int, int] | None = None,
 
     army_values: list[tuple[Any, ...]] = []
     ship_values: list[tuple[Any, ...]] = []
-    rows = kept_values(("mk", "tokens", scope.shape, living is not None), query, *scope.values)
+    rows = kept_values(("mk", "tokens", scope.shape, living is not None), query, *scope.values,
+                       rewrite=_ships_tiles_by_key)
     for kind, pk, kingdom, number, on_side, defending, points, allied, paired, n, *tile in rows:
         if kind == 0:
             army_values.append((pk, kingdom, number, on_side, defending, points, allied, *tile))
