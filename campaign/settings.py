@@ -137,10 +137,14 @@ TEMPLATES = [
     }
 ]
 
+# A worker keeps its PostgreSQL connection ten minutes: the pages' prepared reads and their plans
+# live on it (campaign/prepared.py), and PostgreSQL plans a prepared read afresh in its first five
+# runs on a connection, about 5 ms a page at 16x (docs/deployment.md, "Prepared reads"). Health
+# checks replace a connection the server dropped.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", 60),
+        conn_max_age=env_int("CONN_MAX_AGE", 600),
         conn_health_checks=True,
     )
 }

@@ -134,6 +134,14 @@ def test_postgres_database_url() -> None:
     assert "init_command" not in db.get("OPTIONS", {})
 
 
+def test_a_postgresql_connection_is_kept_ten_minutes_unless_told() -> None:
+    """The pages' prepared reads and their plans live on the connection (docs/deployment.md,
+    "Prepared reads"): kept 600 s, checked before reuse."""
+    db = load_settings(**PRODUCTION, DATABASE_URL="postgres://hex@db.example.com/hexkeep")[
+        "DATABASES"]["default"]
+    assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (600, True)
+
+
 def test_sqlite_is_the_default_and_tuned() -> None:
     db = load_settings(**PRODUCTION)["DATABASES"]["default"]
     assert db["ENGINE"] == "django.db.backends.sqlite3"
