@@ -72,8 +72,7 @@ def _maker(model: type[Model], init_list: Sequence[str]
     for the loop."""
     known = {f.attname for f in model._meta.concrete_fields}
     attnames = tuple(init_list)
-    if (not set(attnames) <= known or len(set(attnames)) != len(attnames)
-            or model.__init__ is not Model.__init__
+    if (not set(attnames) <= known or model.__init__ is not Model.__init__
             or model.from_db.__func__ is not Model.from_db.__func__):
         return None
     new = object.__new__
@@ -143,9 +142,9 @@ def looked_up_row_by_row(sql: str, vendor: str, table: str, column: str, joined:
     joined.id)`` made a lateral subquery that looks each row of ``table`` up in ``joined`` by
     its primary key (``OFFSET 0`` keeps PostgreSQL from turning it back into a join), reading
     only ``columns``; the subquery takes the joined table's name, so the rest of the statement
-    reads the same. For a few rows of a table joined to a large one (a campaign's ships to the
+    reads the same. For a few rows of a table joined to a large one (a campaign's tokens to the
     tiles of every map), PostgreSQL's plan for the join walked the large one's primary key in
-    order, up to the highest key wanted: 2,300 entries for 48 ships at 16x. Elsewhere, or where
+    order, up to the highest key wanted: 2,300 entries for 48 rows at 16x. Elsewhere, or where
     the join is not found as Django writes it, ``sql`` as it was."""
     found = (f'INNER JOIN "{joined}" ON ("{table}"."{column}" = "{joined}"."id")')
     if vendor != "postgresql" or sql.count(found) != 1:
